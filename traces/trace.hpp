@@ -1,0 +1,161 @@
+// The zngsim trace model: a workload is a sequence of kernels; a kernel is a grid of
+// CTAs; a CTA is a set of warps; a warp is a stream of records. This header is the
+// contract between everything that produces traces (generators, importers) and
+// everything that consumes them (the GPU model, `zngsim trace info|dump`).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zng::trace {
+
+// What one warp instruction does. Compute records carry only folded compute work.
+enum class RecordKind : uint8_t { Compute = 0, Load = 1, Store = 2, Atomic = 3, Barrier = 4, Exit = 5 };
+
+// Which address space a memory record touches. Only Global traffic leaves the SM;
+// Shared/Local/Constant are modelled by the SM with fixed latencies.
+enum class MemSpace : uint8_t { Global = 0, Shared = 1, Local = 2, Constant = 3 };
+
+const char* to_string(RecordKind k);
+const char* to_string(MemSpace s);
+
+constexpr int kWarpSize = 32;
+
+// One warp-level record.
+// Instruction count of a record: `compute` (compute instructions issued before it)
+// plus 1 for every kind except Compute, whose record stands for `compute` instructions
+// only (compute >= 1).
+struct WarpRecord {
+    uint64_t pc = 0;
+    RecordKind kind = RecordKind::Compute;
+    MemSpace space = MemSpace::Global;
+    uint8_t access_size = 0;      // bytes per active lane (1, 2, 4, 8 or 16); 0 for non-memory
+    uint32_t active_mask = 0;     // bit i = lane i active
+    uint32_t compute = 0;         // folded compute instructions before this instruction
+    // Addresses, for memory kinds only. When `strided`, lane i's address is
+    // base + i * stride (i = lane index, whether or not the lane is active) and
+    // `addr` is unused; otherwise addr[i] is lane i's address for each active lane.
+    bool strided = false;
+    uint64_t base = 0;
+    int64_t stride = 0;
+    std::array<uint64_t, kWarpSize> addr{};
+
+    bool is_memory() const {
+        return kind == RecordKind::Load || kind == RecordKind::Store || kind == RecordKind::Atomic;
+    }
+    uint64_t lane_addr(int lane) const {
+        return strided ? base + static_cast<uint64_t>(static_cast<int64_t>(lane) * stride) : addr[lane];
+    }
+    uint64_t instructions() const { return kind == RecordKind::Compute ? compute : compute + 1ull; }
+};
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// A named data array of the workload, as allocated on the device.
+struct ArrayInfo {
+    std::string name;
+    uint64_t base = 0;
+    uint64_t size = 0;   // bytes
+};
+
+struct TraceHeader {
+    std::string workload;          // e.g. "bfs1"
+    std::string source;            // who made it: "zngsim-gen", "accelsim-import", ...
+    std::vector<ArrayInfo> arrays;
+};
+
+struct KernelInfo {
+    std::string name;
+    Dim3 grid;
+    Dim3 block;
+    uint32_t shared_mem_bytes = 0;
+    uint32_t regs_per_thread = 0;  // 0 = unknown
+    uint32_t warps_per_cta() const {
+        uint64_t t = block.count();
+        return static_cast<uint32_t>((t + kWarpSize - 1) / kWarpSize);
+    }
+};
+
+// One CTA's warps, each as compactly encoded records (see encode_record); the
+// consumer decodes on the fly with WarpCursor so resident CTAs cost little memory.
+struct CtaTrace {
+    uint64_t cta_id = 0;                          // linear id within the grid
+    std::vector<std::vector<uint8_t>> warps;      // encoded records per warp
+    uint64_t records = 0;                         // total records in this CTA
+};
+
+// Thrown for any malformed trace input. `what()` names the file and the record.
+struct TraceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Compact, self-delimiting encoding of one record (varints, address deltas).
+void encode_record(const WarpRecord& r, std::vector<uint8_t>& out);
+// Decodes one record at p (advancing p). Throws TraceError if the bytes are malformed.
+void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
+
+// Iterates the encoded records of one warp.
+class WarpCursor {
+public:
+    WarpCursor() = default;
+    explicit WarpCursor(const std::vector<uint8_t>& bytes)
+        : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+    bool done() const { return p_ >= end_; }
+    void next(WarpRecord& r) { decode_record(p_, end_, r); }
+private:
+    const uint8_t* p_ = nullptr;
+    const uint8_t* end_ = nullptr;
+};
+
+// Anything that yields a workload as a stream: the zngsim trace reader, importers of
+// other simulators' formats, in-memory generators. Streams are read once, in order.
+class TraceSource {
+public:
+    virtual ~TraceSource() = default;
+    virtual const TraceHeader& header() const = 0;
+    // Advances to the next kernel; false at end of trace.
+    virtual bool next_kernel(KernelInfo& k) = 0;
+    // Next CTA of the current kernel; false when the kernel has no more CTAs.
+    virtual bool next_cta(CtaTrace& cta) = 0;
+    // Human-readable name of the input, for error messages.
+    virtual std::string describe() const = 0;
+};
+
+// Writes a zngsim trace file (.ztr): versioned header, zstd-compressed stream of
+// kernels/CTAs/warps, footer with totals and a checksum so truncation is detected.
+// Records are buffered per CTA only.
+class TraceWriter {
+public:
+    TraceWriter(const std::string& path, const TraceHeader& header);
+    ~TraceWriter();
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    void begin_kernel(const KernelInfo& k);
+    void begin_cta(uint64_t cta_id);                 // warps = kernel's warps_per_cta()
+    void add(uint32_t warp, const WarpRecord& r);    // warp index within the CTA
+    void add_encoded_cta(const CtaTrace& cta);       // copy a CTA from a TraceSource
+    void end_cta();                                  // appends Exit to warps lacking one
+    void end_kernel();
+    void finish();                                   // writes footer, closes the file
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Opens and streams a .ztr file. Validates the magic, version, sizes against sane
+// bounds and the footer; every failure is a TraceError naming the file and position.
+std::unique_ptr<TraceSource> open_trace(const std::string& path);
+
+// Copies a whole source into a .ztr file (used by importers and generators).
+void write_trace(TraceSource& src, const std::string& path);
+
+}  // namespace zng::trace
