@@ -1,0 +1,108 @@
+// Emits one kernel launch into a TraceWriter, CTA by CTA, with a lockstep helper per
+// warp: the generator runs the lanes of a warp together and reports each warp
+// instruction (one PC per memory instruction site of the CUDA kernel) with its mask.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "traces/trace.hpp"
+
+namespace zng::workloads {
+
+using LaneAddrs = std::array<uint64_t, trace::kWarpSize>;
+constexpr uint32_t kFullMask = 0xffffffffu;
+
+// Mask of the first `n` lanes (n clamped to 0..32).
+constexpr uint32_t lanes_below(int n) {
+    return n <= 0 ? 0u : n >= trace::kWarpSize ? kFullMask : ((1u << n) - 1u);
+}
+
+class WarpEmitter {
+public:
+    // Folds `n` compute instructions into the next record of this warp.
+    void compute(uint32_t n) { pending_compute_ += n; }
+
+    // One memory instruction: lane_addr[i] is read for lanes in `mask` only. Records
+    // whose active lanes follow base + lane * stride are stored strided. A mask of 0
+    // means the warp branched around the instruction: nothing is issued.
+    void load(uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr, uint8_t size,
+              trace::MemSpace space = trace::MemSpace::Global) {
+        memory(trace::RecordKind::Load, pc, mask, lane_addr, size, space);
+    }
+    void store(uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr, uint8_t size,
+               trace::MemSpace space = trace::MemSpace::Global) {
+        memory(trace::RecordKind::Store, pc, mask, lane_addr, size, space);
+    }
+    void atomic(uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr, uint8_t size,
+                trace::MemSpace space = trace::MemSpace::Global) {
+        memory(trace::RecordKind::Atomic, pc, mask, lane_addr, size, space);
+    }
+
+    // Fast paths for addresses already known to be base + lane * stride.
+    void load_strided(uint64_t pc, uint32_t mask, uint64_t base, int64_t stride, uint8_t size,
+                      trace::MemSpace space = trace::MemSpace::Global) {
+        strided(trace::RecordKind::Load, pc, mask, base, stride, size, space);
+    }
+    void store_strided(uint64_t pc, uint32_t mask, uint64_t base, int64_t stride, uint8_t size,
+                       trace::MemSpace space = trace::MemSpace::Global) {
+        strided(trace::RecordKind::Store, pc, mask, base, stride, size, space);
+    }
+    void atomic_strided(uint64_t pc, uint32_t mask, uint64_t base, int64_t stride, uint8_t size,
+                        trace::MemSpace space = trace::MemSpace::Global) {
+        strided(trace::RecordKind::Atomic, pc, mask, base, stride, size, space);
+    }
+
+    // __syncthreads(): every warp of the CTA reaches it (the caller emits it for each).
+    // `mask` = the warp's live lanes (a partial last warp has fewer).
+    void barrier(uint64_t pc, uint32_t mask = kFullMask);
+
+    // Instructions reported for this warp in the current CTA (records' instructions()).
+    uint64_t instructions() const { return instructions_; }
+
+private:
+    friend class KernelEmitter;
+    void reset(trace::TraceWriter* w, uint32_t index);
+    void memory(trace::RecordKind kind, uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr,
+                uint8_t size, trace::MemSpace space);
+    void strided(trace::RecordKind kind, uint64_t pc, uint32_t mask, uint64_t base, int64_t stride,
+                 uint8_t size, trace::MemSpace space);
+    void emit(trace::RecordKind kind, uint64_t pc);   // fills kind/pc/compute of rec_, writes it
+    void finish();                                    // Exit carrying trailing compute
+
+    trace::TraceWriter* writer_ = nullptr;
+    uint32_t index_ = 0;
+    uint32_t pending_compute_ = 0;
+    uint64_t instructions_ = 0;
+    trace::WarpRecord rec_;   // reused: no per-record allocation
+};
+
+// Address pattern of the active lanes: strided when every active lane's address is
+// base + lane * stride (a lone active lane is stride 0). Exposed for testing.
+bool detect_stride(uint32_t mask, const LaneAddrs& lane_addr, uint64_t& base, int64_t& stride);
+
+class KernelEmitter {
+public:
+    KernelEmitter(trace::TraceWriter& w, const trace::KernelInfo& k);   // begin_kernel
+    ~KernelEmitter() noexcept(false);                                   // end_kernel
+    KernelEmitter(const KernelEmitter&) = delete;
+    KernelEmitter& operator=(const KernelEmitter&) = delete;
+
+    void begin_cta(uint64_t cta_id);
+    // Warp `w` of the current CTA; throws std::out_of_range past warps_per_cta().
+    WarpEmitter& warp(uint32_t w);
+    void end_cta();
+
+    const trace::KernelInfo& info() const { return info_; }
+    uint32_t warps_per_cta() const { return static_cast<uint32_t>(warps_.size()); }
+
+private:
+    trace::TraceWriter& writer_;
+    trace::KernelInfo info_;
+    std::vector<WarpEmitter> warps_;
+    bool in_cta_ = false;
+    int uncaught_at_start_;
+};
+
+}  // namespace zng::workloads

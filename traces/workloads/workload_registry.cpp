@@ -1,0 +1,157 @@
+#include "traces/workloads/workload_registry.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "traces/workloads/dense/dense_workloads.hpp"
+#ifdef ZNG_HAVE_GRAPH_WORKLOADS
+#include "traces/workloads/graph/graph_workloads.hpp"
+#endif
+
+namespace zng::workloads {
+
+namespace fs = std::filesystem;
+
+namespace {
+// Part of every cache key: bump when the framework's encoding of workloads changes.
+constexpr uint32_t kFrameworkVersion = 1;
+
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+}  // namespace
+
+void validate_options(const WorkloadOptions& o) {
+    if (o.preset != "small" && o.preset != "paper")
+        throw std::invalid_argument("workload option 'preset': '" + o.preset + "' is not one of: small, paper");
+    if (o.scale < 0) throw std::invalid_argument("workload option 'scale': must be >= 0 (0 = preset default)");
+    if (o.edge_factor < 0)
+        throw std::invalid_argument("workload option 'edge_factor': must be >= 0 (0 = preset default)");
+    if (o.max_launches < -1)
+        throw std::invalid_argument("workload option 'max_launches': must be >= 0, or -1 for the default");
+}
+
+void WorkloadRegistry::add(WorkloadInfo info, WorkloadGenerator generate, uint32_t version) {
+    if (info.name.empty()) throw std::invalid_argument("WorkloadRegistry: empty workload name");
+    if (find(info.name) != nullptr)
+        throw std::invalid_argument("WorkloadRegistry: workload '" + info.name + "' registered twice");
+    if (!generate) throw std::invalid_argument("WorkloadRegistry: workload '" + info.name + "' has no generator");
+    entries_.push_back(WorkloadEntry{std::move(info), std::move(generate), version});
+}
+
+const WorkloadEntry* WorkloadRegistry::find(const std::string& name) const {
+    for (const auto& e : entries_)
+        if (e.info.name == name) return &e;
+    return nullptr;
+}
+
+const WorkloadEntry& WorkloadRegistry::get(const std::string& name) const {
+    if (const WorkloadEntry* e = find(name)) return *e;
+    throw std::invalid_argument("unknown workload '" + name + "'; valid workloads: " + names());
+}
+
+std::string WorkloadRegistry::names() const {
+    std::vector<std::string> n;
+    for (const auto& e : entries_) n.push_back(e.info.name);
+    std::sort(n.begin(), n.end());
+    std::string out;
+    for (const auto& s : n) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+const WorkloadRegistry& builtin_workloads() {
+    static const WorkloadRegistry registry = [] {
+        WorkloadRegistry r;
+#ifdef ZNG_HAVE_GRAPH_WORKLOADS
+        register_graph_workloads(r);
+#endif
+        register_dense_workloads(r);
+        return r;
+    }();
+    return registry;
+}
+
+const std::vector<WorkloadInfo>& list_workloads() {
+    static const std::vector<WorkloadInfo> infos = [] {
+        std::vector<WorkloadInfo> v;
+        for (const auto& e : builtin_workloads().entries()) v.push_back(e.info);
+        return v;
+    }();
+    return infos;
+}
+
+void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path) {
+    validate_options(options);
+    const WorkloadEntry& entry = builtin_workloads().get(name);
+    try {
+        WorkloadContext ctx(name, options, out_path);
+        entry.generate(ctx);
+        ctx.finish();
+    } catch (...) {
+        // A partial trace must never be mistaken for a complete one.
+        std::error_code ec;
+        fs::remove(out_path, ec);
+        throw;
+    }
+}
+
+std::string workload_cache_key(const std::string& name, const WorkloadOptions& o) {
+    validate_options(o);
+    const WorkloadEntry& entry = builtin_workloads().get(name);
+    std::string canon = "zngsim-workload framework=" + std::to_string(kFrameworkVersion) +
+                        " generator=" + std::to_string(entry.version) + "\nname=" + name +
+                        "\npreset=" + o.preset + "\ninput=" + o.input;
+    if (!o.input.empty()) {
+        // The input's identity is its path plus size and modification time: rewriting
+        // the file invalidates the cached trace.
+        std::error_code ec;
+        const auto size = fs::file_size(o.input, ec);
+        if (ec) throw std::invalid_argument("workload option 'input': cannot read '" + o.input + "': " + ec.message());
+        const auto mtime = fs::last_write_time(o.input, ec);
+        if (ec) throw std::invalid_argument("workload option 'input': cannot read '" + o.input + "': " + ec.message());
+        canon += "\ninput_size=" + std::to_string(size) +
+                 "\ninput_mtime=" + std::to_string(mtime.time_since_epoch().count());
+    }
+    canon += "\nscale=" + std::to_string(o.scale) + "\nedge_factor=" + std::to_string(o.edge_factor) +
+             "\nseed=" + std::to_string(o.seed) + "\nskip_init=" + (o.skip_init ? "1" : "0") +
+             "\nmax_launches=" + std::to_string(o.max_launches);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(canon)));
+    return hex;
+}
+
+std::string cached_workload_trace(const std::string& name, const WorkloadOptions& options,
+                                  const std::string& cache_dir) {
+    const std::string key = workload_cache_key(name, options);
+    std::error_code ec;
+    fs::create_directories(cache_dir, ec);
+    if (ec) throw std::runtime_error("workload cache '" + cache_dir + "': cannot create: " + ec.message());
+    const fs::path final_path = fs::path(cache_dir) / (name + "-" + key + ".ztr");
+    if (fs::exists(final_path, ec)) return final_path.string();
+
+    static std::atomic<uint64_t> counter{0};
+    const fs::path tmp = fs::path(cache_dir) / (name + "-" + key + ".tmp." + std::to_string(::getpid()) + "." +
+                                                std::to_string(counter.fetch_add(1)));
+    generate_workload(name, options, tmp.string());
+    fs::rename(tmp, final_path, ec);
+    if (ec) {
+        const std::string why = ec.message();
+        fs::remove(tmp, ec);
+        throw std::runtime_error("workload cache: cannot move trace into '" + final_path.string() + "': " + why);
+    }
+    return final_path.string();
+}
+
+}  // namespace zng::workloads

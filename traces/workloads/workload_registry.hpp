@@ -1,0 +1,58 @@
+// The catalogue of workload generators (paper Table II) and the entry points used by
+// `zngsim trace gen` and `zngsim run --workload`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "traces/workloads/workload_context.hpp"
+#include "traces/workloads/workload_options.hpp"
+
+namespace zng::workloads {
+
+// A generator sets up its data, allocates its arrays on ctx.allocator(), then emits
+// its kernels through ctx.writer(). The registry finishes the trace.
+using WorkloadGenerator = std::function<void(WorkloadContext& ctx)>;
+
+struct WorkloadEntry {
+    WorkloadInfo info;
+    WorkloadGenerator generate;
+    // Bump when a generator's output changes, so cached traces are regenerated.
+    uint32_t version = 1;
+};
+
+class WorkloadRegistry {
+public:
+    // Throws std::invalid_argument for a duplicate or empty name.
+    void add(WorkloadInfo info, WorkloadGenerator generate, uint32_t version = 1);
+    // nullptr when unknown.
+    const WorkloadEntry* find(const std::string& name) const;
+    // Throws std::invalid_argument listing the valid names when unknown.
+    const WorkloadEntry& get(const std::string& name) const;
+    const std::vector<WorkloadEntry>& entries() const { return entries_; }
+    std::string names() const;   // "back, bfs1, ..." for error messages
+
+private:
+    std::vector<WorkloadEntry> entries_;
+};
+
+// The registry of every built-in workload (graph and dense), built once.
+const WorkloadRegistry& builtin_workloads();
+
+const std::vector<WorkloadInfo>& list_workloads();
+
+// Writes the trace of `name` to out_path (removed again if generation fails).
+void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path);
+
+// Key of a cached trace: workload, every option, the input file's size and mtime,
+// and the generator version. 16 hex digits.
+std::string workload_cache_key(const std::string& name, const WorkloadOptions& options);
+
+// Path of the trace of `name` in cache_dir, generated first (temp file + rename, so
+// concurrent runs never see a partial file) when absent.
+std::string cached_workload_trace(const std::string& name, const WorkloadOptions& options,
+                                  const std::string& cache_dir);
+
+}  // namespace zng::workloads
