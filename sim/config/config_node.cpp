@@ -1,0 +1,253 @@
+#include "sim/config/config_node.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "sim/core/errors.hpp"
+
+namespace zng {
+namespace fs = std::filesystem;
+
+const ConfigNode* ConfigNode::find(const std::string& key) const {
+    for (const auto& [k, v] : map_)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+ConfigNode* ConfigNode::find(const std::string& key) {
+    for (auto& [k, v] : map_)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+const ConfigNode* ConfigNode::find_path(const std::string& dotted) const {
+    const ConfigNode* n = this;
+    size_t start = 0;
+    while (n && start <= dotted.size()) {
+        size_t dot = dotted.find('.', start);
+        std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        n = n->is_map() ? n->find(key) : nullptr;
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    return n;
+}
+
+ConfigNode ConfigNode::make_scalar(std::string v, SourceLoc loc, std::string path) {
+    ConfigNode n;
+    n.kind_ = Kind::Scalar;
+    n.scalar_ = std::move(v);
+    n.loc_ = std::move(loc);
+    n.path_ = std::move(path);
+    return n;
+}
+
+ConfigNode ConfigNode::make_map(SourceLoc loc, std::string path) {
+    ConfigNode n;
+    n.kind_ = Kind::Map;
+    n.loc_ = std::move(loc);
+    n.path_ = std::move(path);
+    return n;
+}
+
+ConfigNode ConfigNode::make_sequence(SourceLoc loc, std::string path) {
+    ConfigNode n;
+    n.kind_ = Kind::Sequence;
+    n.loc_ = std::move(loc);
+    n.path_ = std::move(path);
+    return n;
+}
+
+void ConfigNode::reroot(const std::string& path) {
+    path_ = path;
+    for (auto& [k, v] : map_) v.reroot(path.empty() ? k : path + "." + k);
+    for (size_t i = 0; i < seq_.size(); ++i) seq_[i].reroot(path + "[" + std::to_string(i) + "]");
+}
+
+ConfigNode& ConfigNode::set(const std::string& key, ConfigNode child) {
+    child.reroot(path_.empty() ? key : path_ + "." + key);
+    if (ConfigNode* existing = find(key)) {
+        *existing = std::move(child);
+        return *existing;
+    }
+    map_.emplace_back(key, std::move(child));
+    return map_.back().second;
+}
+
+bool ConfigNode::erase(const std::string& key) {
+    for (auto it = map_.begin(); it != map_.end(); ++it)
+        if (it->first == key) {
+            map_.erase(it);
+            return true;
+        }
+    return false;
+}
+
+void ConfigNode::merge_from(const ConfigNode& other) {
+    if (is_map() && other.is_map()) {
+        for (const auto& [k, v] : other.map_) {
+            ConfigNode* mine = find(k);
+            if (mine && mine->is_map() && v.is_map())
+                mine->merge_from(v);
+            else
+                set(k, v);
+        }
+        return;
+    }
+    std::string keep = path_;
+    *this = other;
+    reroot(keep);
+}
+
+std::string ConfigNode::to_yaml() const {
+    std::function<void(const ConfigNode&, YAML::Emitter&)> emit = [&](const ConfigNode& n, YAML::Emitter& e) {
+        switch (n.kind_) {
+            case Kind::Null: e << YAML::Null; break;
+            case Kind::Scalar: e << n.scalar_; break;
+            case Kind::Sequence:
+                e << YAML::BeginSeq;
+                for (const auto& c : n.seq_) emit(c, e);
+                e << YAML::EndSeq;
+                break;
+            case Kind::Map:
+                e << YAML::BeginMap;
+                for (const auto& [k, v] : n.map_) {
+                    e << YAML::Key << k << YAML::Value;
+                    emit(v, e);
+                }
+                e << YAML::EndMap;
+                break;
+        }
+    };
+    YAML::Emitter out;
+    emit(*this, out);
+    return out.c_str();
+}
+
+namespace {
+
+ConfigNode convert(const YAML::Node& y, const std::string& file, const std::string& path) {
+    SourceLoc loc{file, y.Mark().line >= 0 ? y.Mark().line + 1 : 0};
+    switch (y.Type()) {
+        case YAML::NodeType::Scalar: return ConfigNode::make_scalar(y.Scalar(), loc, path);
+        case YAML::NodeType::Sequence: {
+            ConfigNode n = ConfigNode::make_sequence(loc, path);
+            size_t i = 0;
+            for (const auto& item : y) n.push(convert(item, file, path + "[" + std::to_string(i++) + "]"));
+            return n;
+        }
+        case YAML::NodeType::Map: {
+            ConfigNode n = ConfigNode::make_map(loc, path);
+            for (const auto& kv : y) {
+                std::string key = kv.first.Scalar();
+                SourceLoc kloc{file, kv.first.Mark().line + 1};
+                if (n.find(key))
+                    throw ConfigError(kloc.str() + ": key '" + key + "' appears twice in the same map");
+                ConfigNode child = convert(kv.second, file, path.empty() ? key : path + "." + key);
+                if (child.kind() == ConfigNode::Kind::Null)  // "key:" with no value: keep its line
+                    child = ConfigNode::make_scalar("", kloc, path.empty() ? key : path + "." + key);
+                n.set(key, std::move(child));
+            }
+            return n;
+        }
+        default: return ConfigNode::make_map(loc, path);  // empty document = empty map
+    }
+}
+
+YAML::Node parse_yaml(const std::string& text, const std::string& name) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+    }
+}
+
+ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
+    fs::path canon = fs::weakly_canonical(path);
+    for (const auto& p : stack)
+        if (p == canon) throw ConfigError(path.string() + ": include cycle (the file includes itself)");
+    std::ifstream in(path);
+    if (!in) throw ConfigError(path.string() + ": cannot open config file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    ConfigNode own = convert(parse_yaml(ss.str(), path.string()), path.string(), "");
+    if (!own.is_map()) throw ConfigError(path.string() + ":1: a config file must be a map of keys");
+
+    stack.push_back(canon);
+    ConfigNode merged = ConfigNode::make_map(SourceLoc{path.string(), 1}, "");
+    if (const ConfigNode* inc = own.find("include")) {
+        std::vector<const ConfigNode*> files;
+        if (inc->is_scalar())
+            files.push_back(inc);
+        else if (inc->is_sequence())
+            for (const auto& i : inc->items()) files.push_back(&i);
+        else
+            throw ConfigError(inc->loc().str() + ": 'include' must be a file name or a list of file names");
+        for (const ConfigNode* f : files) {
+            if (!f->is_scalar() || f->scalar().empty())
+                throw ConfigError(f->loc().str() + ": 'include' entries must be file names");
+            fs::path target = fs::path(f->scalar()).is_absolute() ? fs::path(f->scalar())
+                                                                  : path.parent_path() / f->scalar();
+            if (!fs::exists(target))
+                throw ConfigError(f->loc().str() + ": included file '" + target.string() + "' does not exist");
+            merged.merge_from(load_recursive(target, stack));
+        }
+        own.erase("include");
+    }
+    stack.pop_back();
+    merged.merge_from(own);
+    return merged;
+}
+
+}  // namespace
+
+ConfigNode load_config_file(const std::string& path) {
+    std::vector<fs::path> stack;
+    return load_recursive(fs::path(path), stack);
+}
+
+ConfigNode parse_config_text(const std::string& text, const std::string& name) {
+    ConfigNode n = convert(parse_yaml(text, name), name, "");
+    if (n.kind() == ConfigNode::Kind::Null) return ConfigNode::make_map(SourceLoc{name, 1}, "");
+    return n;
+}
+
+void apply_override(ConfigNode& root, const std::string& assignment) {
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ConfigError("--set '" + assignment + "': expected key.path=value");
+    std::string key = assignment.substr(0, eq);
+    std::string value = assignment.substr(eq + 1);
+    SourceLoc loc{"<command line: --set " + assignment + ">", 0};
+    ConfigNode parsed = convert(parse_yaml(value, loc.file), loc.file, key);
+    if (parsed.kind() == ConfigNode::Kind::Null) parsed = ConfigNode::make_scalar("", loc, key);
+
+    ConfigNode* n = &root;
+    size_t start = 0;
+    for (;;) {
+        size_t dot = key.find('.', start);
+        std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (part.empty()) throw ConfigError("--set '" + assignment + "': empty component in key path");
+        if (dot == std::string::npos) {
+            ConfigNode* existing = n->find(part);
+            if (existing && existing->is_map() && parsed.is_map())
+                existing->merge_from(parsed);
+            else
+                n->set(part, std::move(parsed));
+            return;
+        }
+        ConfigNode* next = n->find(part);
+        if (!next) next = &n->set(part, ConfigNode::make_map(loc, ""));
+        if (!next->is_map())
+            throw ConfigError("--set '" + assignment + "': '" + key.substr(0, dot) + "' (set at " +
+                              next->loc().str() + ") is a value, not a section");
+        n = next;
+        start = dot + 1;
+    }
+}
+
+}  // namespace zng

@@ -1,0 +1,93 @@
+// Component parameters. Each component implementation declares a schema (its slot,
+// its name, and every parameter with type, unit, default and description) next to its
+// constructor; the constructor reads values through Params, which checks them against
+// the schema. Unknown keys, wrong types and out-of-range values are ConfigErrors that
+// name the file, line and key. The same schemas print `zngsim config describe`.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.hpp"
+#include "sim/core/tick.hpp"
+
+namespace zng {
+
+enum class ParamType {
+    Int,        // signed integer
+    UInt,       // unsigned integer
+    Real,       // floating point
+    Bool,       // true/false
+    String,     // free text
+    Choice,     // one of `choices`
+    Time,       // ps ns us ms s
+    Frequency,  // Hz kHz MHz GHz
+    Rate,       // T/s kT/s MT/s GT/s
+    Size,       // B KiB MiB GiB TiB (KB MB GB TB decimal)
+    Bandwidth,  // B/s .. GB/s
+    Section,    // a nested map configured by another component (described separately)
+    List,       // a YAML sequence of scalars
+};
+const char* to_string(ParamType t);
+
+struct ParamSpec {
+    std::string key;
+    ParamType type = ParamType::UInt;
+    std::string default_value;  // as written in YAML; empty = required (except Section/List)
+    std::string description;
+    double min = -std::numeric_limits<double>::infinity();  // inclusive bounds, in base units
+    double max = std::numeric_limits<double>::infinity();   // (ps, Hz, T/s, bytes, bytes/s)
+    std::vector<std::string> choices;                        // for Choice
+    bool required = false;
+};
+
+// Everything `config describe` prints about one component implementation.
+struct ComponentSchema {
+    std::string slot;         // what it plugs into: "l2", "memory", "warp_scheduler", ...
+    std::string name;         // the implementation chosen in YAML with `type: <name>`
+    std::string description;
+    std::vector<ParamSpec> params;
+    std::vector<std::string> ports;  // "name: description"
+    std::vector<std::string> stats;  // "name: description"
+    const ParamSpec* find(const std::string& key) const;
+};
+
+// Typed, validated view of one component's config section.
+class Params {
+public:
+    // node may be null (all defaults). path is the section's dotted name for messages.
+    Params(const ConfigNode* node, const ComponentSchema& schema, std::string path);
+
+    int64_t i64(const std::string& key) const;
+    uint64_t u64(const std::string& key) const;
+    uint32_t u32(const std::string& key) const;
+    double real(const std::string& key) const;
+    bool flag(const std::string& key) const;
+    std::string str(const std::string& key) const;  // String and Choice
+    Tick time(const std::string& key) const;
+    uint64_t frequency(const std::string& key) const;
+    uint64_t rate(const std::string& key) const;
+    uint64_t size(const std::string& key) const;
+    double bandwidth(const std::string& key) const;
+    std::vector<std::string> list(const std::string& key) const;
+    // The nested section (may be null when absent from the config).
+    const ConfigNode* section(const std::string& key) const;
+    bool has(const std::string& key) const;  // set explicitly in the config
+
+    const std::string& path() const { return path_; }
+    // "file:line: key 'path.key'": the prefix of every error about this key.
+    std::string where(const std::string& key) const;
+    [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
+
+private:
+    const ParamSpec& spec(const std::string& key, ParamType expect) const;
+    std::string text(const ParamSpec& s) const;
+    void check_range(const ParamSpec& s, double v) const;
+
+    const ConfigNode* node_;
+    const ComponentSchema& schema_;
+    std::string path_;
+};
+
+}  // namespace zng

@@ -1,0 +1,57 @@
+// The discrete-event core. Events fire in (tick, insertion sequence) order, so two
+// events at the same tick fire in the order they were scheduled and runs are
+// deterministic. The heap is a vector of plain entries: once it has grown to the
+// model's working size, scheduling and firing allocate nothing.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/event.hpp"
+
+namespace zng {
+
+class EventQueue {
+public:
+    EventQueue() { heap_.reserve(1024); }
+
+    Tick now() const { return now_; }
+    bool empty() const { return live_ == 0; }
+    uint64_t size() const { return live_; }
+    uint64_t fired() const { return fired_; }
+
+    // Schedules ev at tick `when` (>= now). If ev is already scheduled, it is moved.
+    void schedule(Event& ev, Tick when);
+    // Schedules ev unless it is already scheduled at or before `when`.
+    void schedule_at_most(Event& ev, Tick when) {
+        if (!ev.scheduled() || ev.when() > when) schedule(ev, when);
+    }
+    void deschedule(Event& ev);
+
+    // Tick of the next live event, or kMaxTick when none.
+    Tick next_tick();
+    // Fires the next event; false when the queue is empty.
+    bool step();
+    // Fires events until the queue is empty or the next event lies beyond `until`.
+    void run_until(Tick until);
+
+private:
+    struct Entry {
+        Tick when;
+        uint64_t seq;
+        Event* ev;
+    };
+    static bool later(const Entry& a, const Entry& b) {
+        return a.when != b.when ? a.when > b.when : a.seq > b.seq;
+    }
+    void push(const Entry& e);
+    Entry pop();
+    void drop_stale();
+
+    std::vector<Entry> heap_;
+    Tick now_ = 0;
+    uint64_t next_seq_ = 1;
+    uint64_t live_ = 0;
+    uint64_t fired_ = 0;
+};
+
+}  // namespace zng

@@ -1,0 +1,47 @@
+// Virtual -> physical translation policy behind the GPU's MMU (slot "translation").
+// The MMU (TLBs, page walker, walk cache) models the timing of finding a translation;
+// the translator owns the mapping itself:
+//   - first_touch: a physical frame allocated on first use (ideal, optane, hybridgpu);
+//   - ZnG's zero-overhead FTL: the page table is the data-block mapping table (DBMT),
+//     so the physical address is a flash physical address;
+//   - Hetero: pages live on a host SSD until a fault brings them into GPU memory.
+// Addresses are per application (separate address spaces); physical addresses are
+// shared by all applications.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "sim/config/registry.hpp"
+#include "sim/core/simulator.hpp"
+
+namespace zng {
+
+class AddressTranslator {
+public:
+    virtual ~AddressTranslator() = default;
+    // Translation granule in bytes (a power of two).
+    virtual uint64_t page_size() const = 0;
+    // Fast path, called by the page walker once the walk's timing is paid: true and
+    // the physical page number if the page is mapped (or can be mapped at once).
+    virtual bool translate(uint16_t app, uint64_t vpn, uint64_t& ppn) = 0;
+    // Slow path when translate() returned false (a fault): serve it (host interrupt,
+    // SSD read, PCIe copy...) and call done(ppn) when the page is usable.
+    using FaultDone = std::function<void(uint64_t ppn)>;
+    virtual void resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) = 0;
+    // The MMU installs this so the translator can shoot down TLB entries of pages it
+    // unmaps (eviction, migration).
+    using Shootdown = std::function<void(uint16_t app, uint64_t vpn)>;
+    void set_shootdown(Shootdown s) { shootdown_ = std::move(s); }
+
+protected:
+    Shootdown shootdown_;
+};
+
+struct TranslatorContext {
+    const ConfigNode* root = nullptr;  // whole resolved config
+};
+
+using TranslatorSlot = Slot<AddressTranslator, Simulator&, const TranslatorContext&>;
+TranslatorSlot& translator_slot();
+
+}  // namespace zng
