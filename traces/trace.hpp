@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -24,6 +25,7 @@ const char* to_string(RecordKind k);
 const char* to_string(MemSpace s);
 
 constexpr int kWarpSize = 32;
+constexpr uint32_t kFullWarpMask = 0xffffffffu;
 
 // One warp-level record.
 // Instruction count of a record: `compute` (compute instructions issued before it)
@@ -96,10 +98,20 @@ struct TraceError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Compact, self-delimiting encoding of one record (varints, address deltas).
+// Compact, self-delimiting encoding of one record (varints, address deltas), appended
+// to `out`. Only the fields that matter for the kind are kept: non-memory records drop
+// space/size/addresses, scattered records drop inactive lanes' addresses. Throws
+// TraceError for a record that cannot be valid (bad kind or space, memory access size
+// not 1/2/4/8/16, Compute record with compute == 0).
 void encode_record(const WarpRecord& r, std::vector<uint8_t>& out);
 // Decodes one record at p (advancing p). Throws TraceError if the bytes are malformed.
+// Fields not stored are reset (space Global, size 0, base/stride 0, inactive lanes'
+// addresses 0), except `addr` which is left untouched for strided records.
 void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
+// Upper bound of encode_record's output for one record.
+constexpr size_t kMaxEncodedRecordBytes = 1 + 10 + 4 + 5 + 1 + kWarpSize * 10;
+// True when a and b have the same encoding, i.e. agree on every field that matters.
+bool equivalent(const WarpRecord& a, const WarpRecord& b);
 
 // Iterates the encoded records of one warp.
 class WarpCursor {
