@@ -1,0 +1,241 @@
+// Record encoding: exact bytes for hand-encoded records, round trips of random records
+// of every shape, and rejection of malformed bytes.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "tests/traces/trace_test_support.hpp"
+#include "traces/trace.hpp"
+
+namespace zng::trace {
+namespace {
+
+using testing::RecordGenerator;
+
+std::vector<uint8_t> encode(const WarpRecord& r) {
+    std::vector<uint8_t> out;
+    encode_record(r, out);
+    return out;
+}
+
+WarpRecord decode_all(const std::vector<uint8_t>& bytes) {
+    WarpRecord r;
+    const uint8_t* p = bytes.data();
+    decode_record(p, bytes.data() + bytes.size(), r);
+    EXPECT_EQ(p, bytes.data() + bytes.size()) << "decoder must consume exactly the record";
+    return r;
+}
+
+void expect_malformed(const std::vector<uint8_t>& bytes) {
+    WarpRecord r;
+    const uint8_t* p = bytes.data();
+    EXPECT_THROW(decode_record(p, bytes.data() + bytes.size(), r), TraceError);
+}
+
+TEST(RecordCodec, StridedLoadHasHandComputedBytes) {
+    WarpRecord r;
+    r.kind = RecordKind::Load;
+    r.pc = 0x10;
+    r.active_mask = kFullWarpMask;
+    r.access_size = 4;
+    r.strided = true;
+    r.base = 0x1000;
+    r.stride = 4;
+    // head 0x41 = kind 1 | strided 0x40; pc 0x10; size 4; base 0x1000 = 4096 = 32 * 128
+    // -> LEB128 0x80 0x20; stride zigzag(4) = 8.
+    EXPECT_EQ(encode(r), (std::vector<uint8_t>{0x41, 0x10, 0x04, 0x80, 0x20, 0x08}));
+    EXPECT_TRUE(equivalent(decode_all(encode(r)), r));
+}
+
+TEST(RecordCodec, ScatteredStoreHasHandComputedBytes) {
+    WarpRecord r;
+    r.kind = RecordKind::Store;
+    r.space = MemSpace::Shared;
+    r.pc = 5;
+    r.active_mask = 0b101;
+    r.compute = 3;
+    r.access_size = 8;
+    r.addr[0] = 100;
+    r.addr[1] = 12345;   // inactive: not stored
+    r.addr[2] = 90;
+    // head = kind 2 | space 1 << 3 | partial 0x20 | compute 0x80 = 0xaa; pc 5;
+    // mask 05 00 00 00; compute 3; size 8; first address 100 = 0x64; delta -10
+    // zigzag -> 19 = 0x13.
+    EXPECT_EQ(encode(r), (std::vector<uint8_t>{0xaa, 0x05, 0x05, 0x00, 0x00, 0x00, 0x03, 0x08, 0x64, 0x13}));
+    const WarpRecord d = decode_all(encode(r));
+    EXPECT_EQ(d.addr[0], 100u);
+    EXPECT_EQ(d.addr[1], 0u);
+    EXPECT_EQ(d.addr[2], 90u);
+    EXPECT_EQ(d.space, MemSpace::Shared);
+}
+
+TEST(RecordCodec, NonMemoryRecordDropsMemoryFields) {
+    WarpRecord r;
+    r.kind = RecordKind::Barrier;
+    r.pc = 200;
+    r.active_mask = kFullWarpMask;
+    r.space = MemSpace::Local;   // ignored for a barrier
+    r.access_size = 8;
+    r.strided = true;
+    // head 0x04; pc 200 = 0xc8 0x01.
+    EXPECT_EQ(encode(r), (std::vector<uint8_t>{0x04, 0xc8, 0x01}));
+    const WarpRecord d = decode_all(encode(r));
+    EXPECT_EQ(d.kind, RecordKind::Barrier);
+    EXPECT_EQ(d.space, MemSpace::Global);
+    EXPECT_EQ(d.access_size, 0);
+    EXPECT_FALSE(d.strided);
+}
+
+TEST(RecordCodec, RandomRecordsRoundTripThroughOneBuffer) {
+    RecordGenerator gen(42);
+    std::vector<WarpRecord> records;
+    std::vector<uint8_t> bytes;
+    for (int i = 0; i < 50000; ++i) {
+        records.push_back(gen.next());
+        const size_t before = bytes.size();
+        encode_record(records.back(), bytes);
+        ASSERT_LE(bytes.size() - before, kMaxEncodedRecordBytes);
+    }
+    const uint8_t* p = bytes.data();
+    const uint8_t* end = bytes.data() + bytes.size();
+    WarpRecord d;
+    for (size_t i = 0; i < records.size(); ++i) {
+        ASSERT_LT(p, end);
+        decode_record(p, end, d);
+        ASSERT_TRUE(equivalent(d, records[i])) << "record " << i;
+        ASSERT_EQ(d.instructions(), records[i].instructions());
+    }
+    EXPECT_EQ(p, end);
+}
+
+TEST(RecordCodec, EncodingIsCanonical) {
+    // Re-encoding a decoded record gives the same bytes (one byte string per record).
+    RecordGenerator gen(7);
+    for (int i = 0; i < 5000; ++i) {
+        const auto bytes = encode(gen.next());
+        EXPECT_EQ(encode(decode_all(bytes)), bytes);
+    }
+}
+
+TEST(RecordCodec, WorstCaseScatteredRecordSize) {
+    WarpRecord r;
+    r.kind = RecordKind::Load;
+    r.pc = ~uint64_t(0);
+    r.active_mask = kFullWarpMask;
+    r.compute = UINT32_MAX;
+    r.access_size = 16;
+    // Alternating 0 and 2^63: every wrapping delta is -2^63, zigzag 2^64 - 1, 10 bytes.
+    for (int lane = 0; lane < kWarpSize; ++lane) r.addr[lane] = lane % 2 ? 0x8000000000000000ull : 0;
+    const auto bytes = encode(r);
+    // head 1 + pc 10 + compute 5 + size 1 + first address 1 + 31 deltas * 10 = 328.
+    EXPECT_EQ(bytes.size(), 328u);
+    EXPECT_LE(bytes.size(), kMaxEncodedRecordBytes);
+    EXPECT_TRUE(equivalent(decode_all(bytes), r));
+}
+
+TEST(RecordCodec, EncoderRejectsInvalidRecords) {
+    std::vector<uint8_t> out;
+    WarpRecord r;
+    r.kind = RecordKind::Compute;
+    r.compute = 0;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.kind = RecordKind::Load;
+    r.access_size = 3;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.access_size = 0;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.access_size = 4;
+    r.space = static_cast<MemSpace>(4);
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.space = MemSpace::Global;
+    r.kind = static_cast<RecordKind>(6);
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    EXPECT_TRUE(out.empty()) << "a rejected record must not leave bytes behind";
+}
+
+TEST(RecordCodec, DecoderRejectsMalformedBytes) {
+    // Bad kinds 6 and 7.
+    expect_malformed({0x06, 0x00});
+    expect_malformed({0x07, 0x00});
+    // Space bits on a barrier; strided flag on an exit.
+    expect_malformed({0x04 | 0x08, 0x00});
+    expect_malformed({0x05 | 0x40, 0x00});
+    // Overlong pc: eleven bytes, and a tenth byte carrying bits beyond 64.
+    expect_malformed({0x04, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00});
+    expect_malformed({0x04, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02});
+    // Non-shortest pc (0 written as 0x80 0x00).
+    expect_malformed({0x04, 0x80, 0x00});
+    // Access size 3 and 0 on a load.
+    expect_malformed({0x41, 0x00, 0x03, 0x00, 0x00});
+    expect_malformed({0x41, 0x00, 0x00, 0x00, 0x00});
+    // Compute record without compute, and with compute 0.
+    expect_malformed({0x00, 0x00});
+    expect_malformed({0x80, 0x00, 0x00});
+    // Compute count beyond 32 bits (2^32 = 0x80 0x80 0x80 0x80 0x10).
+    expect_malformed({0x80, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10});
+    // Full mask stored explicitly.
+    expect_malformed({0x24, 0x00, 0xff, 0xff, 0xff, 0xff});
+    // Nothing at all.
+    expect_malformed({});
+}
+
+TEST(RecordCodec, EveryStrictPrefixOfARecordIsRejected) {
+    RecordGenerator gen(99);
+    for (int i = 0; i < 300; ++i) {
+        const auto bytes = encode(gen.next());
+        for (size_t n = 0; n < bytes.size(); ++n)
+            expect_malformed(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<long>(n)));
+    }
+}
+
+TEST(RecordCodec, RandomBytesNeverReadPastTheEnd) {
+    // Any byte string either decodes within bounds or throws TraceError.
+    std::mt19937_64 rng(5);
+    std::vector<uint8_t> bytes;
+    WarpRecord r;
+    int decoded = 0;
+    for (int i = 0; i < 20000; ++i) {
+        bytes.resize(1 + rng() % 24);
+        for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+        const uint8_t* p = bytes.data();
+        const uint8_t* end = bytes.data() + bytes.size();
+        try {
+            decode_record(p, end, r);
+            ASSERT_GT(p, bytes.data());
+            ASSERT_LE(p, end);
+            ++decoded;
+        } catch (const TraceError&) {
+        }
+    }
+    EXPECT_GT(decoded, 0) << "some random strings are valid records";
+}
+
+TEST(RecordCodec, EquivalentIgnoresFieldsThatAreNotStored) {
+    WarpRecord a;
+    a.kind = RecordKind::Load;
+    a.access_size = 4;
+    a.active_mask = 0b11;
+    a.addr[0] = 1;
+    a.addr[1] = 2;
+    WarpRecord b = a;
+    b.addr[5] = 77;   // inactive lane
+    EXPECT_TRUE(equivalent(a, b));
+    b.addr[1] = 3;
+    EXPECT_FALSE(equivalent(a, b));
+    WarpRecord e1, e2;
+    e1.kind = e2.kind = RecordKind::Exit;
+    e2.access_size = 8;
+    EXPECT_TRUE(equivalent(e1, e2));
+    e2.compute = 1;
+    EXPECT_FALSE(equivalent(e1, e2));
+}
+
+TEST(RecordCodec, KindAndSpaceNames) {
+    EXPECT_STREQ(to_string(RecordKind::Atomic), "atomic");
+    EXPECT_STREQ(to_string(RecordKind::Exit), "exit");
+    EXPECT_STREQ(to_string(MemSpace::Constant), "constant");
+    EXPECT_STREQ(to_string(static_cast<RecordKind>(9)), "invalid-kind");
+}
+
+}  // namespace
+}  // namespace zng::trace
