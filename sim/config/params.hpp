@@ -34,12 +34,23 @@ const char* to_string(ParamType t);
 struct ParamSpec {
     std::string key;
     ParamType type = ParamType::UInt;
-    std::string default_value;  // as written in YAML; empty = required (except Section/List)
+    std::string default_value;  // as written in YAML; empty = no default
     std::string description;
     double min = -std::numeric_limits<double>::infinity();  // inclusive bounds, in base units
     double max = std::numeric_limits<double>::infinity();   // (ps, Hz, T/s, bytes, bytes/s)
     std::vector<std::string> choices;                        // for Choice
     bool required = false;
+
+    ParamSpec() = default;
+    // {"ways", ParamType::UInt, "8", "associativity", 1, 64}
+    ParamSpec(std::string k, ParamType t, std::string def, std::string desc,
+              double lo = -std::numeric_limits<double>::infinity(),
+              double hi = std::numeric_limits<double>::infinity())
+        : key(std::move(k)), type(t), default_value(std::move(def)), description(std::move(desc)), min(lo), max(hi) {}
+    // A Choice: {"policy", "lru", {"lru", "fifo"}, "replacement policy"}
+    ParamSpec(std::string k, std::string def, std::vector<std::string> options, std::string desc)
+        : key(std::move(k)), type(ParamType::Choice), default_value(std::move(def)), description(std::move(desc)),
+          choices(std::move(options)) {}
 };
 
 // Everything `config describe` prints about one component implementation.

@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/config/config_node.hpp"
+#include "sim/config/params.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/core/errors.hpp"
+
+namespace zng {
+namespace {
+
+const std::string kData = ZNG_TEST_DATA_DIR;
+
+ComponentSchema cache_schema() {
+    ComponentSchema s;
+    s.slot = "cache";
+    s.name = "test_cache";
+    s.description = "a cache for tests";
+    s.params = {
+        {"size", ParamType::Size, "1MiB", "capacity"},
+        {"ways", ParamType::UInt, "4", "associativity", 1, 64},
+        {"latency", ParamType::Time, "2ns", "hit latency"},
+        {"policy", "lru", {"lru", "fifo"}, "replacement"},
+        {"clock", ParamType::Frequency, "1GHz", "clock"},
+        {"bw", ParamType::Bandwidth, "16GB/s", "bandwidth"},
+        {"rate", ParamType::Rate, "800MT/s", "interface rate"},
+        {"ratio", ParamType::Real, "0.5", "a ratio", 0.0, 1.0},
+        {"enabled", ParamType::Bool, "true", "on/off"},
+    };
+    return s;
+}
+
+// Returns the message of the ConfigError thrown by f (or fails the test).
+template <class F>
+std::string config_error(F f) {
+    try {
+        f();
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no ConfigError thrown";
+    return "";
+}
+
+TEST(Config, IncludeMergesAndIncludingFileWins) {
+    ConfigNode root = load_config_file(kData + "/platform.yaml");
+    const ConfigNode* cache = root.find("cache");
+    ASSERT_NE(cache, nullptr);
+    auto schema = cache_schema();
+    Params p(cache, schema, "cache");
+    EXPECT_EQ(p.size("size"), 6u << 20);    // from the fragment
+    EXPECT_EQ(p.u64("ways"), 16u);          // overridden by the including file
+    EXPECT_EQ(p.time("latency"), 1000u);    // from the fragment
+    EXPECT_EQ(p.str("policy"), "lru");
+    EXPECT_EQ(p.frequency("clock"), 1'000'000'000u);  // default
+    // Where each value came from is remembered: ways at platform.yaml line 3.
+    EXPECT_NE(p.where("ways").find("platform.yaml:3"), std::string::npos) << p.where("ways");
+    EXPECT_NE(p.where("size").find("base_fragment.yaml:3"), std::string::npos) << p.where("size");
+}
+
+TEST(Config, TypoedKeyFailsWithItsLineNumber) {
+    ConfigNode root = load_config_file(kData + "/typo.yaml");
+    auto schema = cache_schema();
+    std::string msg = config_error([&] { Params p(root.find("cache"), schema, "cache"); });
+    EXPECT_NE(msg.find("typo.yaml:3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("unknown key 'wyas'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("ways"), std::string::npos) << msg;  // lists the known keys
+}
+
+TEST(Config, WrongTypeAndOutOfRangeNameFileLineKey) {
+    auto schema = cache_schema();
+    ConfigNode a = parse_config_text("cache:\n  ways: eight\n", "a.yaml");
+    std::string m1 = config_error([&] { Params p(a.find("cache"), schema, "cache"); });
+    EXPECT_NE(m1.find("a.yaml:2"), std::string::npos) << m1;
+    EXPECT_NE(m1.find("cache.ways"), std::string::npos) << m1;
+
+    ConfigNode b = parse_config_text("cache:\n  size: 1MiB\n  ways: 128\n", "b.yaml");
+    std::string m2 = config_error([&] { Params p(b.find("cache"), schema, "cache"); });
+    EXPECT_NE(m2.find("b.yaml:3"), std::string::npos) << m2;
+    EXPECT_NE(m2.find("out of range"), std::string::npos) << m2;
+
+    ConfigNode c = parse_config_text("cache:\n  latency: 3 parsecs\n", "c.yaml");
+    std::string m3 = config_error([&] { Params p(c.find("cache"), schema, "cache"); });
+    EXPECT_NE(m3.find("c.yaml:2"), std::string::npos) << m3;
+    EXPECT_NE(m3.find("unit 'parsecs' unknown"), std::string::npos) << m3;
+
+    ConfigNode d = parse_config_text("cache:\n  policy: random\n", "d.yaml");
+    std::string m4 = config_error([&] { Params p(d.find("cache"), schema, "cache"); });
+    EXPECT_NE(m4.find("not one of: lru, fifo"), std::string::npos) << m4;
+
+    ConfigNode e = parse_config_text("cache:\n  ratio: 1.5\n", "e.yaml");
+    EXPECT_THROW(Params(e.find("cache"), schema, "cache"), ConfigError);
+    ConfigNode f = parse_config_text("cache:\n  enabled: maybe\n", "f.yaml");
+    EXPECT_THROW(Params(f.find("cache"), schema, "cache"), ConfigError);
+    ConfigNode g = parse_config_text("cache:\n  size: [1, 2]\n", "g.yaml");
+    EXPECT_THROW(Params(g.find("cache"), schema, "cache"), ConfigError);
+}
+
+TEST(Config, CommandLineOverride) {
+    ConfigNode root = load_config_file(kData + "/platform.yaml");
+    apply_override(root, "cache.size=24MiB");
+    apply_override(root, "cache.latency=5ns");
+    apply_override(root, "new.section.key=7");
+    auto schema = cache_schema();
+    Params p(root.find("cache"), schema, "cache");
+    EXPECT_EQ(p.size("size"), 24u << 20);
+    EXPECT_EQ(p.time("latency"), 5000u);
+    EXPECT_EQ(p.u64("ways"), 16u);
+    ASSERT_NE(root.find_path("new.section.key"), nullptr);
+    EXPECT_EQ(root.find_path("new.section.key")->scalar(), "7");
+    EXPECT_NE(p.where("size").find("--set cache.size=24MiB"), std::string::npos) << p.where("size");
+    // Overriding into a value is an error, as is a malformed assignment.
+    EXPECT_THROW(apply_override(root, "cache.size.x=1"), ConfigError);
+    EXPECT_THROW(apply_override(root, "cache.size"), ConfigError);
+    EXPECT_THROW(apply_override(root, "=3"), ConfigError);
+}
+
+TEST(Config, IncludeCycleAndMissingFileAndSyntaxError) {
+    std::string m1 = config_error([&] { load_config_file(kData + "/cycle_a.yaml"); });
+    EXPECT_NE(m1.find("include cycle"), std::string::npos) << m1;
+    std::string m2 = config_error([&] { load_config_file(kData + "/does_not_exist.yaml"); });
+    EXPECT_NE(m2.find("cannot open"), std::string::npos) << m2;
+    std::string m3 = config_error([&] { parse_config_text("a:\n  b: [1, 2\n", "bad.yaml"); });
+    EXPECT_NE(m3.find("bad.yaml:"), std::string::npos) << m3;
+    std::string m4 = config_error([&] { parse_config_text("a: 1\na: 2\n", "dup.yaml"); });
+    EXPECT_NE(m4.find("dup.yaml:2"), std::string::npos) << m4;
+}
+
+struct Widget {
+    virtual ~Widget() = default;
+    virtual uint64_t value() const = 0;
+};
+struct BigWidget : Widget {
+    uint64_t v;
+    explicit BigWidget(const Params& p) : v(p.u64("ways") * 100) {}
+    uint64_t value() const override { return v; }
+};
+
+TEST(Config, SlotChoosesImplementationByType) {
+    Slot<Widget> slot("widget");
+    auto schema = cache_schema();
+    schema.name = "big";
+    slot.add(schema, [](const Params& p) { return std::make_unique<BigWidget>(p); });
+    ConfigNode n = parse_config_text("w:\n  type: big\n  ways: 3\n", "w.yaml");
+    EXPECT_EQ(slot.create(n.find("w"), "w", "big")->value(), 300u);
+    // Defaults apply when the section is absent.
+    EXPECT_EQ(slot.create(nullptr, "w", "big")->value(), 400u);
+    ConfigNode bad = parse_config_text("w:\n  type: huge\n", "w2.yaml");
+    std::string msg = config_error([&] { slot.create(bad.find("w"), "w", "big"); });
+    EXPECT_NE(msg.find("w2.yaml:2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("unknown widget 'huge'"), std::string::npos) << msg;
+    EXPECT_NE(SchemaCatalog::global().find("widget", "big"), nullptr);
+}
+
+}  // namespace
+}  // namespace zng
