@@ -128,6 +128,24 @@ std::string ConfigNode::to_yaml() const {
     return out.c_str();
 }
 
+nlohmann::ordered_json ConfigNode::to_json() const {
+    switch (kind_) {
+        case Kind::Null: return nullptr;
+        case Kind::Scalar: return scalar_;
+        case Kind::Sequence: {
+            nlohmann::ordered_json a = nlohmann::ordered_json::array();
+            for (const auto& c : seq_) a.push_back(c.to_json());
+            return a;
+        }
+        case Kind::Map: {
+            nlohmann::ordered_json o = nlohmann::ordered_json::object();
+            for (const auto& [k, v] : map_) o[k] = v.to_json();
+            return o;
+        }
+    }
+    return nullptr;
+}
+
 namespace {
 
 ConfigNode convert(const YAML::Node& y, const std::string& file, const std::string& path) {

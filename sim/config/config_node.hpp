@@ -4,6 +4,7 @@
 // overrides are merged here.
 #pragma once
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,8 @@ public:
 
     // Serialisation for stats.json ("resolved config") and `config show`.
     std::string to_yaml() const;
+    // Scalars stay strings (as written, units included): the JSON mirrors the YAML.
+    nlohmann::ordered_json to_json() const;
 
 private:
     void reroot(const std::string& path);
