@@ -1,0 +1,59 @@
+// Everything the shared `flash:` section of a platform says about the flash medium:
+// geometry, array timing, interface, I/O ports, registers and the row decoder. Every
+// flash-based back end (zng_flash here; HybridGPU's SSD and Hetero's NVMe SSD in
+// mmu_ftl/) reads it through load_flash_spec() so that all of them model the same
+// Z-NAND.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "flash_model/flash_geometry.hpp"
+#include "sim/config/params.hpp"
+#include "sim/core/tick.hpp"
+
+namespace zng {
+class ConfigNode;
+}
+
+namespace zng::flash {
+
+// How the flash registers of a package may be used.
+enum class RegisterGrouping : uint8_t {
+    Plane,    // each plane uses only its own registers (conventional Z-NAND; zng-base)
+    Package,  // all registers of a package form one fully-associative cache (zng-wropt)
+};
+
+struct FlashTiming {
+    Tick t_read = 3 * kMicrosecond;        // tR: sense a page into a register
+    Tick t_prog = 100 * kMicrosecond;      // tPROG: program a register into a page
+    Tick t_erase = 1 * kMillisecond;       // tBERS: erase a block
+    uint64_t interface_rate = 800'000'000;  // transfers per second on a package I/O port
+    uint32_t io_port_width = 8;             // bytes per transfer
+    uint32_t command_cycles = 7;            // command/address cycles of one operation on the I/O port
+    Tick decoder_search = 0;                // CAM search of the programmable row decoder
+};
+
+struct FlashSpec {
+    FlashGeometry geometry;
+    FlashTiming timing;
+    uint32_t io_ports_per_package = 2;
+    uint32_t registers_per_plane = 2;
+    RegisterGrouping grouping = RegisterGrouping::Plane;
+    bool multi_plane = true;             // planes of a die run operations of one kind together
+    bool write_miss_sense = true;        // a write to an uncached page first senses it (a program writes whole pages)
+    uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
+    const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random
+    const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet
+    std::string register_replacement_path = "flash.register_replacement";
+    std::string register_interconnect_path = "flash.register_interconnect";
+};
+
+// The schema of the `flash:` section (also printed by `config describe`).
+const ComponentSchema& flash_section_schema();
+// Reads and validates root's `flash:` section (all defaults when absent). Impossible
+// geometry and unknown keys are ConfigErrors naming the file, line and key.
+FlashSpec load_flash_spec(const ConfigNode* root);
+// Same, from the section itself (path names it in messages).
+FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path = "flash");
+
+}  // namespace zng::flash

@@ -1,0 +1,66 @@
+// The contract between the flash back end and the flash translation layer that runs
+// outside it (ZnG's MMU-resident FTL and GPU helper thread; the firmware FTLs of
+// HybridGPU and Hetero's SSD).
+//
+//  - LogBlockMap is implemented by the FTL: it says which log block takes the writes of
+//    a data block, and it merges (garbage-collects) a log block that has no free page.
+//  - FlashOpExecutor is implemented by the flash back end: the FTL issues raw page reads,
+//    programs and erases (merges, firmware I/O) that are timed by the same model and
+//    compete for the same planes, ports and network as demand traffic.
+//
+// Wiring: the zng_flash back end uses the platform's AddressTranslator as its
+// LogBlockMap when the translator also derives from LogBlockMap; otherwise it uses its
+// built-in allocator (see simple_log_block_allocator.hpp).
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "flash_model/flash_address.hpp"
+#include "flash_model/flash_geometry.hpp"
+
+namespace zng::flash {
+
+class LogBlockMap {
+public:
+    virtual ~LogBlockMap() = default;
+    // The physical log block (same plane) that takes writes for the data block containing
+    // `data_page`; the FTL allocates one from over-provisioned space on first write. The
+    // flash model requires the block to be erased (or already the data block's open log
+    // block); it never calls this for reads.
+    virtual uint32_t log_block_for(const FlashAddress& data_page) = 0;
+    // The log block has no free page left: the FTL merges it (GC) and calls done() when
+    // writes may resume. By then the log block must have been erased (its row-decoder
+    // mapping table is cleared by the erase) or log_block_for() must return another block.
+    // Writes waiting for this log block stay parked until done().
+    virtual void log_block_full(const FlashAddress& log_block, std::function<void()> done) = 0;
+};
+
+// A low-level operation for firmware / GC paths. `addr` is exact: no row-decoder
+// remapping and no register caching. Read: sense the page and move it to the controller.
+// Program: move a page from the controller and program it (erase-before-write and
+// in-order programming are enforced). Erase: erase addr's block. done() runs when the
+// data is at the controller (Read) or the device reports completion (Program, Erase).
+struct FlashOp {
+    enum Kind : uint8_t { Read, Program, Erase } kind = Read;
+    FlashAddress addr;
+    uint16_t app = 0;
+    std::function<void()> done;
+};
+
+class FlashOpExecutor {
+public:
+    virtual ~FlashOpExecutor() = default;
+    virtual const FlashGeometry& geometry() const = 0;
+    virtual void submit(FlashOp op) = 0;
+    // Initial condition (untimed, before or during the run): the block holds no data and
+    // is erased, as over-provisioned spare blocks are when the FTL starts. Blocks never
+    // touched are otherwise fully programmed (they hold the pre-loaded data set).
+    virtual void set_block_erased(const FlashAddress& block) = 0;
+    // The FTL moved data block `from` to `to` (a merge wrote it elsewhere): register
+    // copies and row-decoder bindings of `from` now belong to `to`.
+    virtual void block_moved(const FlashAddress& from, const FlashAddress& to) = 0;
+    // Erase count of a block (0 if never erased), for wear levelling.
+    virtual uint32_t erase_count(const FlashAddress& block) const = 0;
+};
+
+}  // namespace zng::flash
