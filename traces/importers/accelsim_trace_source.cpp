@@ -201,7 +201,13 @@ private:
                 if (starts_with(line, "#BEGIN_TB")) fail("thread block starts before the previous one ends");
                 continue;
             }
-            if (auto v = value_after(line, "thread block")) {
+            // Instruction lines start with a hex PC (or a line number); only the few
+            // block and warp headers need the keyword checks.
+            const char c0 = line.front();
+            const bool maybe_header = c0 == 't' || c0 == 'c' || c0 == 'w' || c0 == 'i';
+            if (!maybe_header) {
+                add_instruction_line(warp, have_insts, warp_seen, warp_insts, line);
+            } else if (auto v = value_after(line, "thread block")) {
                 if (have_block) fail("second 'thread block' line in one thread block");
                 begin_block(*v);
                 have_block = true;
@@ -227,14 +233,19 @@ private:
                 if (!parse_uint(*v, warp_insts)) fail(fmt::format("bad instruction count '{}'", *v));
                 have_insts = true;
             } else {
-                if (!warp || !have_insts) fail("instruction line before 'warp = N' and 'insts = N'");
-                if (warp_seen == warp_insts)
-                    fail(fmt::format("warp {} has more instruction lines than its insts = {}", *warp, warp_insts));
-                ++warp_seen;
-                add_instruction(*warp, line, warp_seen == warp_insts);
+                add_instruction_line(warp, have_insts, warp_seen, warp_insts, line);
             }
         }
         fail("file ends inside a thread block (no #END_TB)");
+    }
+
+    void add_instruction_line(const std::optional<uint32_t>& warp, bool have_insts, uint64_t& warp_seen,
+                              uint64_t warp_insts, std::string_view line) {
+        if (!warp || !have_insts) fail("instruction line before 'warp = N' and 'insts = N'");
+        if (warp_seen == warp_insts)
+            fail(fmt::format("warp {} has more instruction lines than its insts = {}", *warp, warp_insts));
+        ++warp_seen;
+        add_instruction(*warp, line, warp_seen == warp_insts);
     }
 
     void begin_block(std::string_view v) {

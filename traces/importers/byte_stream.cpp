@@ -107,13 +107,12 @@ private:
 class GzipStream final : public ByteStream {
 public:
     explicit GzipStream(std::string path) : path_(std::move(path)) {
-        // Open first with stdio to report a missing file with its errno text.
-        std::FILE* probe = std::fopen(path_.c_str(), "rb");
-        if (!probe) throw TraceError(fmt::format("{}: cannot open: {}", path_, errno_text()));
-        std::fclose(probe);
+        errno = 0;
         file_ = gzopen(path_.c_str(), "rb");
-        if (!file_) throw TraceError(fmt::format("{}: cannot open with zlib", path_));
-        gzbuffer(file_, 1 << 17);
+        if (!file_)  // zlib leaves errno set when the file itself could not be opened
+            throw TraceError(fmt::format("{}: cannot open: {}", path_, errno ? errno_text() : "zlib out of memory"));
+        // MacSim warp streams are mostly small; a modest buffer keeps opening cheap.
+        gzbuffer(file_, 1 << 15);
     }
     ~GzipStream() override { gzclose(file_); }
     GzipStream(const GzipStream&) = delete;

@@ -10,7 +10,8 @@
 
 namespace zng::importers {
 
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+// Blank and every control character separate fields (one compare per byte on hot lines).
+inline bool is_space(char c) { return static_cast<unsigned char>(c) <= ' '; }
 
 inline std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
