@@ -1,0 +1,53 @@
+#include "traces/workloads/graph/device_worklist.hpp"
+
+#include <stdexcept>
+
+namespace zng::workloads::graph {
+
+DeviceWorklist::DeviceWorklist(DeviceMemory& mem, const std::string& name, uint64_t capacity)
+    : name_(name),
+      items_array_(mem.alloc(name + ".item_array", 8, capacity)),
+      end_array_(mem.alloc(name + ".end", 4, 1)) {}
+
+void DeviceWorklist::host_push(uint64_t v) {
+    if (end_ >= items_array_.count)
+        throw std::length_error(name_ + ": worklist of " + std::to_string(items_array_.count) +
+                                " items overflows");
+    if (items_.size() <= end_) items_.resize(end_ + 1);
+    items_[end_++] = v;
+}
+
+void DeviceWorklist::push_range(WarpOps& w, const WorklistPcs& pc, uint32_t mask,
+                                const LocalWorklists& from, const Lanes<uint32_t>& n) {
+    if (mask == 0) return;
+    Lanes<uint64_t> old{};
+    uint32_t longest = 0;
+    for_each_lane(mask, [&](int l) {
+        old[l] = end_;
+        if (uint64_t{end_} + n[l] > items_array_.count)
+            throw std::length_error(name_ + ": worklist of " + std::to_string(items_array_.count) +
+                                    " items overflows");
+        end_ += n[l];
+        if (n[l] > longest) longest = n[l];
+    });
+    w.compute(1);
+    w.atomic_one(pc.atomic_end, mask, end_array_, 0);
+    if (items_.size() < end_) items_.resize(std::max<size_t>(end_, items_.size() * 2));
+    Lanes<uint32_t> i_lane{};
+    Lanes<uint64_t> slot{};
+    for (uint32_t i = 0; i < longest; ++i) {
+        const uint32_t active = lanes_where(mask, [&](int l) { return i < n[l]; });
+        for_each_lane(active, [&](int l) {
+            i_lane[l] = i;
+            slot[l] = old[l] + i;
+            items_[slot[l]] = from[l][i];
+        });
+        w.compute(2);
+        w.local_load(pc.local_load, active, i_lane, 8);
+        w.store(pc.store_item, active, items_array_, slot);
+    }
+    // The loop test of the last iteration (every lane then leaves).
+    w.compute(2);
+}
+
+}  // namespace zng::workloads::graph
