@@ -54,6 +54,15 @@ inline uint64_t get_varint(const uint8_t*& p, const uint8_t* end, const char* fi
     return v;
 }
 
+// For addresses and their deltas, whose byte lengths vary from lane to lane.
+inline uint64_t get_wide_varint(const uint8_t*& p, const uint8_t* end, const char* field) {
+    uint64_t v;
+    const varint::Status st = varint::get_wide(p, end, v);
+    if (st != varint::Status::Ok) [[unlikely]]
+        varint_failure(st, field);
+    return v;
+}
+
 }  // namespace
 
 const char* to_string(RecordKind k) {
@@ -186,20 +195,14 @@ void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) {
         r.base = 0;
         r.stride = 0;
         uint32_t m = r.active_mask;
-        uint64_t prev = 0;
-        bool first = true;
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-            if (!(m >> lane & 1u)) {
-                r.addr[lane] = 0;
-                continue;
+        if (m != kFullWarpMask) r.addr.fill(0);
+        if (m != 0) {
+            uint64_t prev = get_wide_varint(q, end, "lane address");
+            r.addr[std::countr_zero(m)] = prev;
+            for (m &= m - 1; m != 0; m &= m - 1) {
+                prev += static_cast<uint64_t>(varint::unzigzag(get_wide_varint(q, end, "lane address delta")));
+                r.addr[std::countr_zero(m)] = prev;
             }
-            if (first) {
-                prev = get_varint(q, end, "lane address");
-                first = false;
-            } else {
-                prev += static_cast<uint64_t>(varint::unzigzag(get_varint(q, end, "lane address delta")));
-            }
-            r.addr[lane] = prev;
         }
     }
     p = q;
