@@ -94,7 +94,8 @@ TEST(KernelEmitter, RecordsRoundTripThroughTheTraceFile) {
             w0.compute(2);            // trailing: folded into Exit
             WarpEmitter& w1 = ke.warp(1);
             w1.atomic_strided(0x30, lanes_below(16), 0x2000, 8, 8, MemSpace::Shared);
-            w1.barrier(0x28, lanes_below(16));
+            EXPECT_EQ(w1.live_lanes(), 0xffffu);   // 48 threads: second warp half full
+            w1.barrier(0x28);
             EXPECT_THROW(w1.load(0x40, 1, a, 3), std::invalid_argument);
             EXPECT_EQ(w0.instructions(), 3u + 1 + 1 + 1);   // Exit not yet counted
             ke.end_cta();

@@ -1,5 +1,6 @@
 #include "traces/workloads/kernel_emitter.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <exception>
 #include <stdexcept>
@@ -41,9 +42,10 @@ void check_size(uint8_t size, uint64_t pc) {
 }
 }  // namespace
 
-void WarpEmitter::reset(trace::TraceWriter* w, uint32_t index) {
+void WarpEmitter::reset(trace::TraceWriter* w, uint32_t index, uint32_t live) {
     writer_ = w;
     index_ = index;
+    live_ = live;
     pending_compute_ = 0;
     instructions_ = 0;
 }
@@ -112,7 +114,7 @@ void WarpEmitter::finish() {
     if (pending_compute_ != 0) {
         rec_.space = MemSpace::Global;
         rec_.access_size = 0;
-        rec_.active_mask = kFullMask;
+        rec_.active_mask = live_;
         rec_.strided = false;
         rec_.base = 0;
         rec_.stride = 0;
@@ -142,7 +144,11 @@ void KernelEmitter::begin_cta(uint64_t cta_id) {
         throw std::out_of_range("KernelEmitter: CTA " + std::to_string(cta_id) + " outside the grid of '" +
                                 info_.name + "'");
     writer_.begin_cta(cta_id);
-    for (uint32_t i = 0; i < warps_.size(); ++i) warps_[i].reset(&writer_, i);
+    const uint64_t threads = info_.block.count();
+    for (uint32_t i = 0; i < warps_.size(); ++i) {
+        const uint64_t first = uint64_t(i) * trace::kWarpSize;
+        warps_[i].reset(&writer_, i, lanes_below(static_cast<int>(std::min<uint64_t>(threads - first, 32))));
+    }
     in_cta_ = true;
 }
 

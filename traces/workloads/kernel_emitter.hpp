@@ -54,16 +54,20 @@ public:
         strided(trace::RecordKind::Atomic, pc, mask, base, stride, size, space);
     }
 
-    // __syncthreads(): every warp of the CTA reaches it (the caller emits it for each).
-    // `mask` = the warp's live lanes (a partial last warp has fewer).
-    void barrier(uint64_t pc, uint32_t mask = kFullMask);
+    // __syncthreads(): every warp of the CTA reaches it (the caller emits it for each),
+    // with all its lanes that exist in the block (a partial last warp has fewer).
+    void barrier(uint64_t pc) { barrier(pc, live_); }
+    void barrier(uint64_t pc, uint32_t mask);
+
+    // Lanes of this warp that are threads of the block.
+    uint32_t live_lanes() const { return live_; }
 
     // Instructions reported for this warp in the current CTA (records' instructions()).
     uint64_t instructions() const { return instructions_; }
 
 private:
     friend class KernelEmitter;
-    void reset(trace::TraceWriter* w, uint32_t index);
+    void reset(trace::TraceWriter* w, uint32_t index, uint32_t live);
     void memory(trace::RecordKind kind, uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr,
                 uint8_t size, trace::MemSpace space);
     void strided(trace::RecordKind kind, uint64_t pc, uint32_t mask, uint64_t base, int64_t stride,
@@ -73,6 +77,7 @@ private:
 
     trace::TraceWriter* writer_ = nullptr;
     uint32_t index_ = 0;
+    uint32_t live_ = kFullMask;
     uint32_t pending_compute_ = 0;
     uint64_t instructions_ = 0;
     trace::WarpRecord rec_;   // reused: no per-record allocation
