@@ -17,7 +17,7 @@ GraphPreset graph_preset(const std::string& preset) {
     // paper: Kronecker scale 19 (524,288 vertices, ~15.7 M directed edges, ~130 MB of
     // CSR) and an 80^3 mesh (512,000 vertices, ~13.5 M edges, ~110 MB): several
     // times the 24 MB L2, so the traces exercise the flash.
-    if (preset == "small") return GraphPreset{14, 16, 24};
+    if (preset == "small") return GraphPreset{13, 16, 24};
     if (preset == "paper") return GraphPreset{19, 16, 80};
     throw std::invalid_argument("graph preset '" + preset + "' is not one of: small, paper");
 }
