@@ -180,6 +180,36 @@ TEST(AccelSimSource, SingleTraceFileAndRoundTripThroughZtr) {
     EXPECT_EQ(report.instructions, 2u);
 }
 
+TEST(AccelSimSource, HeaderMayRunStraightIntoTheFirstBlock) {
+    TempDir d;
+    write_text(d.file("kernel-1.traceg"),
+               "-grid dim = (2,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 3\n"
+               "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n0008 ffffffff 0 EXIT 0 0\n#END_TB\n"
+               "#BEGIN_TB\nthread block = 1,0,0\nwarp = 0\ninsts = 1\n0008 ffffffff 0 EXIT 0 0\n#END_TB\n");
+    auto src = open_foreign_trace(ForeignFormat::AccelSim, d.file("kernel-1.traceg"));
+    const auto kernels = decode_all(*src);
+    ASSERT_EQ(kernels.size(), 1u);
+    ASSERT_EQ(kernels[0].ctas.size(), 2u);
+    EXPECT_EQ(kernels[0].ctas[1].id, 1u);
+}
+
+TEST(AccelSimSource, SameInputGivesTheSameZtrBytes) {
+    TempDir d;
+    write_text(d.file("kernel-1.traceg"),
+               kernel_header("(2,1,1)", "(64,1,1)") +
+                   "#BEGIN_TB\nthread block = 1,0,0\nwarp = 1\ninsts = 3\n0008 ffffffff 1 R1 MOV 0 0\n"
+                   "0010 0000000f 1 R4 LDG.E 1 R2 4 2 0x1000 64 -32 8\n0018 ffffffff 0 EXIT 0 0\n#END_TB\n");
+    import_trace(ForeignFormat::AccelSim, d.file("kernel-1.traceg"), d.file("a.ztr"), nullptr);
+    import_trace(ForeignFormat::AccelSim, d.file("kernel-1.traceg"), d.file("b.ztr"), nullptr);
+    auto bytes = [](const std::string& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string a = bytes(d.file("a.ztr"));
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, bytes(d.file("b.ztr")));
+}
+
 TEST(AccelSimSource, MalformedInputNamesFileAndLine) {
     TempDir d;
     const std::string tb_head = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n";
