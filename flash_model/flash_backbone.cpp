@@ -1,0 +1,143 @@
+#include "flash_model/flash_backbone.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+
+std::vector<ParamSpec> FlashBackboneSettings::params() {
+    ParamSpec clock{"controller_clock", ParamType::Frequency, "1.2GHz",
+                    "flash controller clock (assumption: the GPU interconnect clock it is attached to)"};
+    clock.min = 1;
+    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand requests a controller holds (accepted, unanswered)"};
+    depth.min = 1;
+    depth.max = 1 << 20;
+    ParamSpec plane{"plane_depth", ParamType::UInt, "2",
+                    "commands a controller keeps in flight per plane (the package queues them)"};
+    plane.min = 1;
+    plane.max = 1024;
+    ParamSpec lat{"controller_latency", ParamType::UInt, "4", "controller cycles to decode and queue a request"};
+    lat.max = 1 << 20;
+    return {clock,
+            depth,
+            plane,
+            lat,
+            {"scheduler", ParamType::Section, "", "per-plane command scheduler (type: fifo | read_priority)"},
+            {"network", ParamType::Section, "", "controller-package network (type: mesh | onfi_bus)"}};
+}
+
+FlashBackboneSettings FlashBackboneSettings::read(const Params& p, const std::string& name) {
+    FlashBackboneSettings s;
+    s.name = name;
+    s.controller_clock_hz = p.frequency("controller_clock");
+    s.controller.queue_depth = p.u32("queue_depth");
+    s.controller.plane_depth = p.u32("plane_depth");
+    s.controller.latency = p.u32("controller_latency");
+    s.scheduler = p.section("scheduler");
+    s.scheduler_path = p.path() + ".scheduler";
+    s.network = p.section("network");
+    s.network_path = p.path() + ".network";
+    return s;
+}
+
+FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashBackboneSettings& s)
+    : OwnedClock(ClockDomain(s.name + ".interface", spec.timing.interface_rate)),
+      sim_(sim),
+      shared_(spec),
+      controller_clock_(s.name + ".controller", s.controller_clock_hz) {
+    const FlashGeometry& g = shared_.spec.geometry;
+    StatGroup st(sim.stats(), s.name);
+    FlashCounters& c = shared_.c;
+    c.senses = &st.counter("senses", "pages sensed from the array (tR)");
+    c.programs = &st.counter("programs", "pages programmed (tPROG)");
+    c.erases = &st.counter("erases", "blocks erased (tBERS)");
+    c.register_read_hits = &st.counter("register_read_hits", "demand reads served by a register (no tR)");
+    c.register_write_hits = &st.counter("register_write_hits", "demand writes absorbed by a register holding the page");
+    c.register_misses = &st.counter("register_misses", "demand accesses that had to take a register");
+    c.evictions = &st.counter("evictions", "dirty registers programmed to make room");
+    c.log_hits = &st.counter("log_hits", "senses redirected to a log page by the row decoder");
+    c.migrations = &st.counter("migrations", "pages moved between a register and a remote plane");
+    c.bytes_sensed = &st.counter("bytes_sensed", "bytes sensed from the array", "B");
+    c.bytes_programmed = &st.counter("bytes_programmed", "bytes programmed into the array", "B");
+    c.merges_requested = &st.counter("merges_requested", "full log blocks handed to the FTL for merging");
+    c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
+    st.formula("write_redundancy", "programs per distinct page programmed from a register", "",
+               [this] { return write_redundancy(); });
+    st.formula("distinct_pages_programmed", "distinct pages programmed from a register", "",
+               [this] { return static_cast<double>(shared_.programs_per_page.size()); });
+    st.formula("touched_blocks", "blocks with program/erase state (sparse table size)", "",
+               [this] { return static_cast<double>(shared_.blocks.touched_blocks()); });
+    st.formula("max_erase_count", "largest P/E count of any block", "",
+               [this] { return static_cast<double>(shared_.blocks.max_erase_count()); });
+    st.formula("worn_blocks", "blocks erased more often than their endurance", "",
+               [this] { return static_cast<double>(shared_.blocks.worn_blocks()); });
+
+    FlashNetworkLayout layout;
+    layout.controllers = g.channels();
+    for (uint32_t k = 0; k < g.packages(); ++k) layout.package_channel.push_back(k / g.packages_per_channel());
+    shared_.controllers = layout.controllers;
+    network_ = flash_network_slot().create(s.network, s.network_path, s.default_network, sim, s.name + ".network",
+                                           layout);
+    shared_.network = network_.get();
+    for (uint32_t ch = 0; ch < g.channels(); ++ch) {
+        controllers_.push_back(std::make_unique<FlashController>(
+            sim, fmt::format("{}.controller{}", s.name, ch), controller_clock_, shared_, ch,
+            flash_scheduler_slot().create(s.scheduler, s.scheduler_path, "fifo"), s.controller));
+        network_->attach(ch, controllers_.back().get());
+    }
+    for (uint32_t k = 0; k < g.packages(); ++k) {
+        packages_.push_back(std::make_unique<FlashPackage>(sim, fmt::format("{}.package{}", s.name, k), own_clock,
+                                                           shared_, k / g.packages_per_channel(),
+                                                           k % g.packages_per_channel()));
+        network_->attach(shared_.package_endpoint(k), packages_.back().get());
+    }
+}
+
+FlashBackbone::~FlashBackbone() = default;
+
+bool FlashBackbone::accept(MemRequest* r) {
+    const FlashGeometry& g = shared_.spec.geometry;
+    FlashAddress a = g.decode(r->paddr);
+    if (r->size == 0 || g.page_offset(r->paddr) + r->size > g.page_size())
+        throw SimError(fmt::format("flash request {:#x} of {} bytes is empty or crosses a {}-byte page", r->paddr,
+                                   r->size, g.page_size()));
+    return controllers_[a.channel]->accept(r, a);
+}
+
+void FlashBackbone::set_room_callback(std::function<void()> f) {
+    for (auto& c : controllers_) c->set_room_callback(f);
+}
+
+void FlashBackbone::submit(FlashOp op) {
+    shared_.spec.geometry.check(op.addr);
+    controllers_[op.addr.channel]->submit(std::move(op));
+}
+
+void FlashBackbone::set_block_erased(const FlashAddress& block) {
+    shared_.blocks.set_erased(block);
+    package_of(block).block_erased_externally(shared_.spec.geometry.plane_in_package(block), block.block);
+}
+
+void FlashBackbone::block_moved(const FlashAddress& from, const FlashAddress& to) {
+    if (!from.same_plane(to))
+        throw SimError(fmt::format("block_moved({}, {}): a data block keeps its plane (its log block and registers "
+                                   "are per plane)",
+                                   from.to_string(), to.to_string()));
+    package_of(from).block_moved(shared_.spec.geometry.plane_in_package(from), from.block, to.block);
+}
+
+uint64_t FlashBackbone::in_flight() const {
+    uint64_t n = network_->in_flight();
+    for (const auto& c : controllers_) n += c->in_flight();
+    return n;
+}
+
+double FlashBackbone::write_redundancy() const {
+    if (shared_.programs_per_page.empty()) return 0.0;
+    uint64_t total = 0;
+    for (const auto& [_, n] : shared_.programs_per_page) total += n;
+    return static_cast<double>(total) / static_cast<double>(shared_.programs_per_page.size());
+}
+
+}  // namespace zng::flash

@@ -1,0 +1,70 @@
+// A flash controller (paper III-B): attached to the GPU interconnect, it takes memory
+// requests of its channel, decodes their flash address (controller_latency cycles),
+// keeps them in per-plane queues, and sends each plane's commands to the package when
+// the plane has room (plane_depth commands in flight per plane), in the order the
+// scheduler picks. Read data and acknowledgements come back through the flash network;
+// the controller answers the request. Firmware operations (FlashOp) have their own
+// per-plane queues, ahead of demand traffic. The controller also serves as the buffer
+// SWnet copies pages through.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "flash_model/flash_scheduler.hpp"
+#include "flash_model/flash_transaction.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/timed_queue.hpp"
+
+namespace zng::flash {
+
+struct ControllerSettings {
+    uint32_t queue_depth = 64;  // demand requests accepted and not yet answered
+    uint32_t plane_depth = 2;   // commands in flight per plane
+    Cycle latency = 4;          // decode + queueing logic, controller cycles
+};
+
+class FlashController final : public Component, public FlashEndpoint {
+public:
+    FlashController(Simulator& sim, std::string name, const ClockDomain& clock, FlashShared& shared, uint32_t channel,
+                    std::unique_ptr<FlashScheduler> scheduler, const ControllerSettings& s);
+
+    // A demand request for data page `a` (of this channel). False: full, try later.
+    bool accept(MemRequest* r, const FlashAddress& a);
+    void submit(FlashOp op);
+    void receive(const FlashMessage& m) override;
+    // Called whenever a demand slot frees after a refusal.
+    void set_room_callback(std::function<void()> f) { on_room_ = std::move(f); }
+    uint64_t in_flight() const { return occupancy_ + firmware_live_; }
+    uint32_t occupancy() const { return occupancy_; }
+
+private:
+    struct PlaneQueue {
+        RingQueue<uint32_t> demand;
+        RingQueue<uint32_t> firmware;
+        uint32_t issued = 0;
+    };
+    void decoded(uint32_t& id);
+    void enqueue(uint32_t id);
+    void try_issue(uint32_t plane);
+    uint32_t plane_of(const FlashAddress& a) const;
+
+    FlashShared& sh_;
+    uint32_t channel_;
+    std::unique_ptr<FlashScheduler> scheduler_;
+    ControllerSettings s_;
+    std::vector<PlaneQueue> planes_;
+    TimedQueue<uint32_t> decode_;
+    uint32_t occupancy_ = 0;
+    uint64_t firmware_live_ = 0;
+    bool refused_ = false;
+    std::function<void()> on_room_;
+    Counter& reads_;
+    Counter& writes_;
+    Counter& refusals_;
+    Average& read_latency_;
+    Average& write_latency_;
+};
+
+}  // namespace zng::flash

@@ -1,0 +1,110 @@
+// A Z-NAND package: dies x planes of blocks, a programmable row decoder per plane, the
+// flash registers, and the I/O ports towards the flash network (paper II-B, IV-A, IV-C).
+//
+// Per plane, commands are taken in arrival order (firmware operations from their own
+// queue, so that GC never waits behind demand traffic blocked on registers):
+//  - demand read: a register holding the page serves it (a register hit, no array
+//    access); otherwise a register is taken (a dirty victim is programmed to its log
+//    block first), the decoder resolves the row (its CAM search latency) and the page is
+//    sensed (tR), then `bytes` leave through an I/O port;
+//  - demand write: the data enters through an I/O port into the register holding the
+//    page (sensing it first on a miss, if write_miss_sense) and the register turns
+//    dirty; the write is acknowledged there. A dirty register is programmed (tPROG) to
+//    the next free page of its data block's log block when it is evicted;
+//  - firmware read / program / erase: exact addresses, through the plane's page buffer.
+// Array operations of a plane run one at a time; planes of a die overlap when
+// multi_plane allows (operations of one kind only), else the die runs one at a time.
+// An I/O port moves one transfer at a time: command_cycles + ceil(bytes / width) cycles
+// at the interface rate (skipped when the network is the I/O bus itself).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "flash_model/flash_transaction.hpp"
+#include "flash_model/register_file.hpp"
+#include "flash_model/register_interconnect.hpp"
+#include "flash_model/row_decoder.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/timed_queue.hpp"
+
+namespace zng::flash {
+
+class FlashPackage final : public Component, public FlashEndpoint {
+public:
+    // `iface` is the clock of the I/O ports (one cycle per transfer at the interface rate).
+    FlashPackage(Simulator& sim, std::string name, const ClockDomain& iface, FlashShared& shared, uint32_t channel,
+                 uint32_t package_in_channel);
+
+    void receive(const FlashMessage& m) override;
+    // Interconnects report a finished move.
+    void migration_done(uint32_t txn);
+    // SWnet: copy a page out to the controller's buffer and back in.
+    void migrate_through_controller(uint32_t txn);
+    // Schedules migration_done(txn) at `when` (for interconnects with their own timing).
+    void migration_done_at(uint32_t txn, Tick when);
+
+    // FlashOpExecutor helpers (untimed bookkeeping).
+    void block_erased_externally(uint32_t plane, uint32_t block);
+    void block_moved(uint32_t plane, uint32_t from, uint32_t to);
+
+    const FlashRegisterFile& registers() const { return regs_; }
+    const ProgrammableRowDecoder& decoder(uint32_t plane) const { return decoders_[plane]; }
+    uint32_t endpoint() const { return endpoint_; }
+    // Commands and internal operations not yet finished (for end-of-run invariants).
+    uint64_t busy_planes() const;
+
+private:
+    struct Plane {
+        RingQueue<uint32_t> demand;    // commands waiting for a register, in order
+        RingQueue<uint32_t> array;     // array operations waiting for the plane
+        bool busy = false;
+        TxnKind running = TxnKind::DemandRead;
+    };
+    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated };
+    struct Ev {
+        EvKind kind;
+        uint32_t txn;
+        uint32_t plane;
+    };
+    struct PortJob {
+        uint32_t txn;
+        uint32_t bytes;
+    };
+
+    void on_event(Ev& e);
+    void process_plane(uint32_t p);
+    void kick_waiting();
+    bool admit(uint32_t t);
+    void start_evict(uint32_t reg);
+    void program_log(uint32_t t);
+    void merge_done(uint32_t plane, uint32_t log_block);
+    void start_array(uint32_t p);
+    bool die_allows(uint32_t p, TxnKind k) const;
+    void array_done(uint32_t t, uint32_t p);
+    void after_sense(uint32_t t);
+    void port_transfer(uint32_t t, uint32_t bytes);
+    void try_ports();
+    void port_done(uint32_t t);
+    void finish_evict(uint32_t t);
+    void reply(uint32_t t, MsgKind kind, uint32_t payload);
+    FlashAddress page_address(uint32_t plane, uint32_t block, uint32_t page) const;
+    [[noreturn]] void fail(const std::string& what) const;
+
+    FlashShared& sh_;
+    const ClockDomain& iface_;
+    uint32_t channel_, package_, endpoint_;
+    bool port_is_network_;
+    std::vector<Plane> planes_;
+    std::vector<ProgrammableRowDecoder> decoders_;
+    FlashRegisterFile regs_;
+    std::unique_ptr<RegisterInterconnect> interconnect_;
+    uint32_t free_ports_;
+    RingQueue<PortJob> port_wait_;
+    // Evictions waiting for a full log block to be merged, by (plane, log block).
+    std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;
+    TimedQueue<Ev> events_;
+};
+
+}  // namespace zng::flash

@@ -1,0 +1,83 @@
+// One operation travelling between a flash controller and a package, and the state
+// shared by the controllers and packages of one flash backbone (the transaction pool,
+// the block state table, the network, the log-block map and the counters), so that a
+// transaction is passed around as a 32-bit index with no allocation.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+#include "flash_model/block_state_table.hpp"
+#include "flash_model/flash_address.hpp"
+#include "flash_model/flash_network.hpp"
+#include "flash_model/flash_spec.hpp"
+#include "flash_model/log_block_map.hpp"
+#include "flash_model/ring_queue.hpp"
+#include "sim/mem/mem_request.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace zng::flash {
+
+enum class TxnKind : uint8_t {
+    DemandRead,   // a line read from the L2: row decoder + registers
+    DemandWrite,  // a line write from the L2: absorbed by a register
+    OpRead,       // firmware / GC page read at an exact address
+    OpProgram,    // firmware / GC page program at an exact address
+    OpErase,      // firmware / GC block erase
+    Evict,        // package-internal: program a dirty register into its log block
+};
+inline bool is_firmware(TxnKind k) { return k == TxnKind::OpRead || k == TxnKind::OpProgram || k == TxnKind::OpErase; }
+inline bool is_read(TxnKind k) { return k == TxnKind::DemandRead || k == TxnKind::OpRead; }
+
+enum class MsgKind : uint8_t {
+    Command,  // controller -> package (carries write / program data)
+    Data,     // package -> controller: read data
+    Ack,      // package -> controller: write absorbed, program or erase finished
+    Migrate,  // SWnet: a register's page bounced through the controller's buffer
+};
+
+struct FlashTxn {
+    TxnKind kind = TxnKind::DemandRead;
+    FlashAddress addr;     // data page (demand, evict) or exact page (firmware)
+    FlashAddress target;   // page the array operation touches (log page or resolved row)
+    uint32_t bytes = 0;    // bytes moved between controller and package
+    uint32_t plane = 0;    // plane inside the package
+    int32_t reg = -1;      // register in use (-1: the plane's page buffer)
+    uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
+    MemRequest* req = nullptr;
+    std::function<void()> done;  // firmware completion
+    uint16_t app = 0;
+    Tick accepted = 0;
+};
+
+struct FlashCounters {
+    Counter* senses = nullptr;
+    Counter* programs = nullptr;
+    Counter* erases = nullptr;
+    Counter* register_read_hits = nullptr;
+    Counter* register_write_hits = nullptr;
+    Counter* register_misses = nullptr;
+    Counter* evictions = nullptr;
+    Counter* log_hits = nullptr;
+    Counter* migrations = nullptr;
+    Counter* bytes_sensed = nullptr;
+    Counter* bytes_programmed = nullptr;
+    Counter* merges_requested = nullptr;
+    Counter* reads_of_erased_pages = nullptr;
+};
+
+struct FlashShared {
+    FlashShared(const FlashSpec& s) : spec(s), blocks(spec.geometry, spec.endurance) {}
+    FlashSpec spec;
+    BlockStateTable blocks;
+    IndexPool<FlashTxn> txns;
+    FlashNetwork* network = nullptr;
+    LogBlockMap* log_map = nullptr;
+    FlashCounters c;
+    // Programs per distinct data page (write redundancy: programs / distinct pages).
+    std::unordered_map<uint64_t, uint32_t> programs_per_page;
+    uint32_t controllers = 0;
+    uint32_t package_endpoint(uint32_t package_index) const { return controllers + package_index; }
+};
+
+}  // namespace zng::flash

@@ -1,0 +1,69 @@
+// The flash registers of one package (paper II-B, IV-C). A register holds one page:
+// a page sensed for a read (clean; a later read of the page hits it) or the page image
+// that writes have modified (dirty; programmed when evicted). Each register belongs to
+// a home plane. With plane grouping a page may only use its plane's registers; with
+// package grouping all registers of the package form one fully-associative cache and
+// a page may sit in a remote plane's register (moving it costs interconnect time).
+// Registers are tagged by the data page they hold (plane, data block, page index):
+// the identity the L2 uses, whatever log page holds its newest copy.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "flash_model/flash_spec.hpp"
+#include "flash_model/register_replacement.hpp"
+
+namespace zng::flash {
+
+struct FlashRegister {
+    uint64_t tag = 0;
+    uint32_t home_plane = 0;
+    bool valid = false;
+    bool dirty = false;
+    bool busy = false;  // data moving in or out: not evictable, not readable
+};
+
+class FlashRegisterFile {
+public:
+    FlashRegisterFile(uint32_t planes, uint32_t per_plane, RegisterGrouping grouping,
+                      std::unique_ptr<RegisterReplacementPolicy> policy);
+
+    static uint64_t make_tag(uint32_t plane, uint32_t block, uint32_t page) {
+        return (static_cast<uint64_t>(plane) << 48) | (static_cast<uint64_t>(block) << 20) | page;
+    }
+    static uint32_t tag_plane(uint64_t t) { return static_cast<uint32_t>(t >> 48); }
+    static uint32_t tag_block(uint64_t t) { return static_cast<uint32_t>((t >> 20) & 0xfffffff); }
+    static uint32_t tag_page(uint64_t t) { return static_cast<uint32_t>(t & 0xfffff); }
+
+    size_t size() const { return regs_.size(); }
+    FlashRegister& operator[](uint32_t i) { return regs_[i]; }
+    const FlashRegister& operator[](uint32_t i) const { return regs_[i]; }
+
+    // Register holding `tag`, or -1.
+    int find(uint64_t tag) const;
+    // An idle register a page of `plane` may take: an empty one (the plane's own
+    // first), else the replacement policy's choice among idle ones. -1 if all are busy.
+    int victim(uint32_t plane);
+    // Places `tag` in register r (which must be idle); the caller handles a dirty victim first.
+    void fill(uint32_t r, uint64_t tag);
+    void touch(uint32_t r) { policy_->on_access(r); }
+    // Drops clean copies of pages of (plane, block) (the block was erased); dirty
+    // copies stay: they are newer than the flash and will be programmed to a log block.
+    void invalidate_block(uint32_t plane, uint32_t block);
+    // Pages of (plane, from) now belong to (plane, to).
+    void move_block(uint32_t plane, uint32_t from, uint32_t to);
+    uint32_t dirty_count() const;
+
+private:
+    bool in_group(uint32_t r, uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
+    }
+    uint32_t per_plane_;
+    RegisterGrouping grouping_;
+    std::unique_ptr<RegisterReplacementPolicy> policy_;
+    std::vector<FlashRegister> regs_;
+    std::vector<uint32_t> candidates_;  // scratch, reused
+};
+
+}  // namespace zng::flash

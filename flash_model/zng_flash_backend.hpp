@@ -1,0 +1,60 @@
+// The `zng_flash` memory back end (slot "memory"): ZnG's flash side behind the L2.
+// L2 bank ports -> flash controllers (one per channel, chosen by the decoded flash
+// address) -> flash network (mesh by default) -> Z-NAND packages with registers and
+// programmable row decoders. Physical addresses are flash byte addresses (the MMU's
+// FTL translates to them); capacity is the geometry's.
+//
+// Writes go to log blocks chosen by a LogBlockMap: the platform's AddressTranslator
+// when it derives from LogBlockMap (ZnG's MMU-resident FTL), else the built-in
+// SimpleLogBlockAllocator. The back end is also a FlashOpExecutor, so an FTL can
+// dynamic_cast the MemoryBackend to issue merge reads, programs and erases.
+//
+// medium_bytes_read counts whole pages sensed, medium_bytes_written whole pages
+// programmed: the flash-array traffic, not the bytes the L2 asked for.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "flash_model/flash_backbone.hpp"
+#include "flash_model/simple_log_block_allocator.hpp"
+#include "sim/mem/memory_backend.hpp"
+
+namespace zng::flash {
+
+class ZngFlashBackend final : public MemoryBackend, public FlashOpExecutor {
+public:
+    static ComponentSchema schema();
+    ZngFlashBackend(Simulator& sim, const BackendContext& ctx, const Params& p);
+
+    // MemoryBackend
+    ResponsePort& port(uint32_t i) override { return *ports_.at(i); }
+    uint32_t num_ports() const override { return static_cast<uint32_t>(ports_.size()); }
+    uint64_t in_flight() const override { return backbone_->in_flight(); }
+    uint64_t medium_bytes_read() const override { return backbone_->bytes_sensed(); }
+    uint64_t medium_bytes_written() const override { return backbone_->bytes_programmed(); }
+    uint64_t capacity_bytes() const override { return backbone_->geometry().capacity_bytes(); }
+    bool recv_request(MemRequest* r, ResponsePort& port) override;
+
+    // FlashOpExecutor
+    const FlashGeometry& geometry() const override { return backbone_->geometry(); }
+    void submit(FlashOp op) override { backbone_->submit(std::move(op)); }
+    void set_block_erased(const FlashAddress& b) override { backbone_->set_block_erased(b); }
+    void block_moved(const FlashAddress& f, const FlashAddress& t) override { backbone_->block_moved(f, t); }
+    uint32_t erase_count(const FlashAddress& b) const override { return backbone_->erase_count(b); }
+
+    // Replaces the log-block map (the FTL installs itself when not wired as translator).
+    void set_log_block_map(LogBlockMap* m) { backbone_->set_log_block_map(m); }
+    FlashBackbone& backbone() { return *backbone_; }
+    // The built-in allocator, when it is the one in use (else null).
+    SimpleLogBlockAllocator* builtin_allocator() { return builtin_.get(); }
+
+private:
+    void retry_refused();
+
+    std::unique_ptr<FlashBackbone> backbone_;
+    std::unique_ptr<SimpleLogBlockAllocator> builtin_;
+    std::vector<std::unique_ptr<ResponsePort>> ports_;
+    std::vector<uint8_t> refused_;
+};
+
+}  // namespace zng::flash
