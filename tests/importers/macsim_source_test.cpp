@@ -2,6 +2,9 @@
 // warp ids to blocks, address expansion, and malformed input.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "importer_test_support.hpp"
 #include "traces/importers/importers.hpp"
 #include "traces/importers/macsim_records.hpp"
@@ -212,6 +215,19 @@ TEST(MacSimSource, MalformedInputNamesFileAndRecord) {
         std::vector<uint8_t> cut(f.w0.begin(), f.w0.begin() + kNvbitRecordBytes + 10);
         write_gzip(f.d.file("K0/trace_0.raw"), cut);
         expect_import_error(f.d.path().string(), {"trace_0.raw", "record 1 is truncated (10 of 64 bytes)"});
+    }
+    {
+        // The gzip stream itself cut short (not just the records inside it).
+        NvbitFixture f;
+        f.write();
+        const std::string raw = f.d.file("K0/trace_0.raw");
+        std::string gz;
+        {
+            std::ifstream in(raw, std::ios::binary);
+            gz.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        write_text(raw, gz.substr(0, gz.size() - 12));
+        expect_import_error(f.d.path().string(), {"trace_0.raw", "gzip data ends early"});
     }
     {
         NvbitFixture f;

@@ -129,7 +129,15 @@ public:
                 const char* msg = gzerror(file_, &code);
                 throw TraceError(fmt::format("{}: gzip data unreadable: {}", path_, msg ? msg : "unknown error"));
             }
-            if (n == 0) break;
+            if (n == 0) {
+                // zlib hands out what a cut-off stream held and then reports end of
+                // file; only gzerror tells that the end came early.
+                int code = Z_OK;
+                gzerror(file_, &code);
+                if (code == Z_BUF_ERROR)
+                    throw TraceError(fmt::format("{}: gzip data ends early (truncated file)", path_));
+                break;
+            }
             total += static_cast<size_t>(n);
         }
         return total;
