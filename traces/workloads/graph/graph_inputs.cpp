@@ -94,10 +94,19 @@ uint64_t hub_root(const CsrGraph& g) { return by_degree(g).front(); }
 
 uint64_t central_root(const CsrGraph& g, uint32_t depth) {
     const std::vector<uint64_t> order = by_degree(g);
-    const size_t tries = std::min<size_t>(order.size(), 1024);
-    for (size_t i = 0; i < tries && g.degree(order[i]) > 0; ++i)
-        if (bfs_sweep(g, order[i]).eccentricity == depth) return order[i];
-    return order.front();
+    // Each try is a BFS over the whole graph: a few dozen keep large inputs cheap.
+    const size_t tries = std::min<size_t>(order.size(), 32);
+    uint64_t deeper = order.front();
+    bool have_deeper = false;
+    for (size_t i = 0; i < tries && g.degree(order[i]) > 0; ++i) {
+        const uint32_t ecc = bfs_sweep(g, order[i]).eccentricity;
+        if (ecc == depth) return order[i];
+        if (ecc > depth && !have_deeper) {
+            deeper = order[i];
+            have_deeper = true;
+        }
+    }
+    return deeper;
 }
 
 }  // namespace zng::workloads::graph

@@ -35,8 +35,8 @@ CsrGraph workload_graph(const WorkloadOptions& o, GraphKind kind);
 //   then from the farthest vertex found; ties go to the highest id). Deep traversals,
 //   so the level-synchronous kernels launch as often as the paper reports.
 // - central_root: the first vertex, in order of decreasing degree (then decreasing
-//   id), whose BFS eccentricity is `depth`; the highest-degree vertex if none of the
-//   first 1024 is.
+//   id), whose BFS eccentricity is `depth`; failing that among the first 32, the
+//   first one whose eccentricity is larger; failing that, the highest-degree vertex.
 // All throw std::invalid_argument for a graph without edges.
 uint64_t peripheral_root(const CsrGraph& g);
 // The highest-degree vertex (ties: highest id): a traversal that reaches most of the
