@@ -16,7 +16,8 @@ INSTRUCTION = re.compile(r"^[0-9a-fA-F]+ [0-9a-fA-F]{8} ")
 def accelsim(d):
     c = dict(kernels=0, ctas=0, warps=0, instructions=0, exits=0, partial_exits=0,
              global_loads=0, global_stores=0, shared_loads=0, shared_stores=0, barriers=0,
-             memcpy=0)
+             memcpy=0, global_line_requests=0, footprint_lines=0)
+    footprint = set()
     with open(os.path.join(d, "kernelslist.g")) as f:
         files = []
         for line in f:
@@ -47,17 +48,43 @@ def accelsim(d):
                     active = int(fields[1], 16) != 0
                     if base == "EXIT":
                         c["exits" if remaining == 0 else "partial_exits"] += 1
-                    elif base == "LDG" and active:
-                        c["global_loads"] += 1
-                    elif base == "STG" and active:
-                        c["global_stores"] += 1
+                    elif base in ("LDG", "STG") and active:
+                        c["global_loads" if base == "LDG" else "global_stores"] += 1
+                        lines = global_lines(int(fields[1], 16), fields[4 + ndst:])
+                        c["global_line_requests"] += len(lines)
+                        footprint |= lines
                     elif base == "LDS" and active:
                         c["shared_loads"] += 1
                     elif base == "STS" and active:
                         c["shared_stores"] += 1
                     elif base == "BAR":
                         c["barriers"] += 1
+    c["footprint_lines"] = len(footprint)
     return c
+
+
+def lines_of(addr, size):
+    return {addr // 128, (addr + size - 1) // 128}
+
+
+def global_lines(mask, rest):
+    """128-byte lines touched by a traced memory instruction; `rest` starts at nsrc."""
+    nsrc = int(rest[0])
+    width, mode = int(rest[1 + nsrc]), int(rest[2 + nsrc])
+    vals = rest[3 + nsrc:]
+    lanes = [i for i in range(32) if mask >> i & 1]
+    if mode == 0:
+        addrs = [int(v, 16) for v in vals[:len(lanes)]]
+    elif mode == 1:
+        addrs = [int(vals[0], 16) + k * int(vals[1]) for k in range(len(lanes))]
+    else:
+        addrs = [int(vals[0], 16)]
+        for d in vals[1:len(lanes)]:
+            addrs.append(addrs[-1] + int(d))
+    out = set()
+    for a in addrs:
+        out |= lines_of(a, width)
+    return out
 
 
 # MacSim's NVBIT_OPCODE numbers of the opcodes counted here (src/trace_read.h).
@@ -65,7 +92,9 @@ NVBIT_LDG, NVBIT_STG, NVBIT_EXIT = 73, 78, 139
 
 
 def macsim(d):
-    c = dict(kernels=0, ctas=0, warps=0, instructions=0, exits=0, global_loads=0, global_stores=0)
+    c = dict(kernels=0, ctas=0, warps=0, instructions=0, exits=0, global_loads=0, global_stores=0,
+             global_line_requests=0, footprint_lines=0)
+    footprint = set()
     with open(os.path.join(d, "kernel_config.txt")) as f:
         tokens = f.read().split()
     kernels = tokens[3:]
@@ -86,10 +115,18 @@ def macsim(d):
                 op, is_load = data[r], data[r + 2]
                 if op == NVBIT_EXIT:
                     c["exits"] += 1
-                elif op == NVBIT_LDG and is_load:
-                    c["global_loads"] += 1
-                elif op == NVBIT_STG:
-                    c["global_stores"] += 1
+                elif op in (NVBIT_LDG, NVBIT_STG) and (is_load or op == NVBIT_STG):
+                    c["global_loads" if op == NVBIT_LDG else "global_stores"] += 1
+                    # One address per warp: active lanes contiguous from it, size bytes each.
+                    mask = int.from_bytes(data[r + 24:r + 28], "little")
+                    addr = int.from_bytes(data[r + 48:r + 56], "little")
+                    size = data[r + 56]
+                    lines = set()
+                    for k in range(bin(mask).count("1")):
+                        lines |= lines_of(addr + k * size, size)
+                    c["global_line_requests"] += len(lines)
+                    footprint |= lines
+    c["footprint_lines"] = len(footprint)
     return c
 
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "importer_test_support.hpp"
+#include "traces/trace_summary.hpp"
 #include "traces/importers/importers.hpp"
 
 namespace zng::importers {
@@ -74,6 +75,46 @@ TEST(RealTraces, MacSimCountsMatchTheFiles) {
     for (const auto& e : kMacSim) {
         REQUIRE_SHARED(e.dir);
         check(ForeignFormat::MacSim, e);
+    }
+}
+
+// `zngsim trace info` on the imported .ztr: the same summary as streaming the foreign
+// files directly, and the global traffic count_foreign_traces.py derives by expanding
+// the addresses itself (global_loads, global_stores, global_line_requests,
+// footprint_lines).
+struct Traffic {
+    ForeignFormat format;
+    const char* dir;
+    uint64_t instructions, global_loads, global_stores, line_requests, footprint_lines;
+};
+const Traffic kTraffic[] = {
+    {ForeignFormat::AccelSim, "testdata/accelsim/vectoradd-100-32", 344, 8, 4, 12, 12},
+    {ForeignFormat::AccelSim, "testdata/accelsim/matrixmul-32-32", 4416, 64, 32, 96, 96},
+    {ForeignFormat::MacSim, "testdata/macsim-nvbit/vectormultadd/4096", 5376, 768, 384, 2304, 1280},
+    {ForeignFormat::MacSim, "testdata/macsim-nvbit/vectormultadd/16384", 21504, 3072, 1536, 9216, 5120},
+};
+
+TEST(RealTraces, ImportedZtrSummaryMatchesTheForeignTraffic) {
+    TempDir tmp;
+    for (const auto& e : kTraffic) {
+        REQUIRE_SHARED(e.dir);
+        SCOPED_TRACE(e.dir);
+        auto direct = open_foreign_trace(e.format, shared_path(e.dir));
+        const trace::TraceSummary a = trace::summarize(*direct);
+        import_trace(e.format, shared_path(e.dir), tmp.file("t.ztr"), nullptr);
+        auto file = trace::open_trace(tmp.file("t.ztr"));
+        const trace::TraceSummary b = trace::summarize(*file);
+        for (const trace::TraceSummary* s : {&a, &b}) {
+            EXPECT_EQ(s->instructions, e.instructions);
+            EXPECT_EQ(s->global_loads, e.global_loads);
+            EXPECT_EQ(s->global_stores, e.global_stores);
+            EXPECT_EQ(s->line_requests(), e.line_requests);
+            EXPECT_EQ(s->footprint_lines, e.footprint_lines);
+        }
+        EXPECT_EQ(a.records, b.records);
+        EXPECT_EQ(a.records_by_kind, b.records_by_kind);
+        EXPECT_EQ(a.workload, b.workload);
+        EXPECT_EQ(a.kernels.size(), b.kernels.size());
     }
 }
 
