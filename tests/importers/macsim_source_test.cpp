@@ -277,6 +277,24 @@ TEST(MacSimSource, MalformedInputNamesFileAndRecord) {
     }
 }
 
+TEST(MacSimSource, ConfigThatIsItselfTheKernelHeader) {
+    // Third field not -1: kernel_config.txt is the only kernel's trace.txt, and its warp
+    // streams are kernel_config_<id>.raw beside it (MacSim's file-name base rule).
+    TempDir d;
+    write_text(d.file("kernel_config.txt"), "nvbit 14 16 1\n131073 0\n");
+    std::vector<uint8_t> raw;
+    nvbit(raw, {nvbit_op("EXIT"), false, 0xffffffff, 0x10});
+    write_gzip(d.file("kernel_config_131073.raw"), raw);
+    auto src = open_foreign_trace(ForeignFormat::MacSim, d.path().string());
+    const auto kernels = decode_all(*src);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].info.grid.x, 3u);    // block 2 (131073 >> 16)
+    EXPECT_EQ(kernels[0].info.block.x, 64u);  // warp index 1
+    ASSERT_EQ(kernels[0].ctas.size(), 1u);
+    EXPECT_EQ(kernels[0].ctas[0].id, 2u);
+    EXPECT_EQ(kernels[0].ctas[0].warps[1].at(0).kind, RecordKind::Exit);
+}
+
 TEST(MacSimSource, UnknownOpcodeNumbersAreCounted) {
     NvbitFixture f;
     f.w1.clear();

@@ -16,7 +16,8 @@ namespace zng::importers {
 
 class TokenReader {
 public:
-    explicit TokenReader(const std::string& path) : lines_(open_plain_stream(path)), tokens_("") {}
+    // Lines of these files are short; a small cap keeps the reader small.
+    explicit TokenReader(const std::string& path) : lines_(open_plain_stream(path), 1 << 16), tokens_("") {}
 
     // Next token; false at the end of the file. The view is valid until the next call.
     bool next(std::string_view& tok) {
