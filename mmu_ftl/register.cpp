@@ -1,0 +1,16 @@
+#include "mmu_ftl/register.hpp"
+
+#include "mmu_ftl/wear/free_block_pool.hpp"
+#include "mmu_ftl/zng/zng_dbmt_translator.hpp"
+
+namespace zng {
+
+void register_mmu_ftl_components() {
+    register_wear_leveling_policies();
+    translator_slot().add(ZngDbmtTranslator::schema(),
+                          [](const Params& p, Simulator& sim, const TranslatorContext& ctx) {
+                              return std::make_unique<ZngDbmtTranslator>(sim, p, ctx);
+                          });
+}
+
+}  // namespace zng

@@ -1,0 +1,8 @@
+// Registers every mmu_ftl component implementation in its slot: the translators
+// (zng_dbmt, hetero_host), the memory back ends (hybridgpu, host_paged_memory) and the
+// wear-levelling policies. Safe to call more than once.
+#pragma once
+
+namespace zng {
+void register_mmu_ftl_components();
+}

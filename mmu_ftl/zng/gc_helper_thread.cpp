@@ -1,0 +1,220 @@
+#include "mmu_ftl/zng/gc_helper_thread.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace zng {
+
+GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats)
+    : sim_(sim), tables_(tables), stats_(stats),
+      merges_(stats_.counter("merges", "log groups merged by the GPU helper thread")),
+      pages_moved_(stats_.counter("pages_moved", "pages programmed into new data blocks by merges", "pages")),
+      pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
+      erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
+      held_(stats_.counter("held_translations", "translations held because their data block was merging")),
+      merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
+    register_wear_stats(stats_);
+}
+
+void GcHelperThread::register_wear_stats(StatGroup& g) {
+    auto* t = &tables_;
+    g.formula("pe.max", "largest erase count of a physical data-block-sized block", "erases", [t] {
+        uint32_t m = 0;
+        for (const auto& b : t->blocks) m = std::max(m, b.erases);
+        return static_cast<double>(m);
+    });
+    g.formula("pe.min", "smallest erase count of a physical block", "erases", [t] {
+        uint32_t m = UINT32_MAX;
+        for (const auto& b : t->blocks) m = std::min(m, b.erases);
+        return t->blocks.empty() ? 0.0 : static_cast<double>(m);
+    });
+    g.formula("pe.mean", "mean erase count of the physical blocks", "erases", [t] {
+        double s = 0;
+        for (const auto& b : t->blocks) s += b.erases;
+        return t->blocks.empty() ? 0.0 : s / static_cast<double>(t->blocks.size());
+    });
+    // P/E distribution: number of blocks whose erase count lies in [lo, hi], log2 buckets.
+    for (uint32_t k = 0; k <= 17; ++k) {
+        uint32_t lo = k == 0 ? 0 : (1u << (k - 1)), hi = k == 0 ? 0 : (1u << k) - 1;
+        std::string name = k <= 1 ? "pe_distribution." + std::to_string(lo)
+                                  : "pe_distribution." + std::to_string(lo) + "_" + std::to_string(hi);
+        g.formula(name, "physical blocks with an erase count in this range", "blocks", [t, lo, hi] {
+            uint64_t n = 0;
+            for (const auto& b : t->blocks) n += (b.erases >= lo && b.erases <= hi);
+            return static_cast<double>(n);
+        });
+    }
+}
+
+Counter& GcHelperThread::app_blocked(uint16_t app) {
+    if (blocked_by_app_.size() <= app) blocked_by_app_.resize(app + 1u, nullptr);
+    if (!blocked_by_app_[app])
+        blocked_by_app_[app] = &stats_.counter("app" + std::to_string(app) + ".blocked_time",
+                                               "time this application's merging blocks were held", "ps");
+    return *blocked_by_app_[app];
+}
+
+Tick GcHelperThread::blocked_time(uint16_t app) const {
+    return app < blocked_by_app_.size() && blocked_by_app_[app] ? blocked_by_app_[app]->get() : 0;
+}
+
+void GcHelperThread::request_merge(uint32_t group, std::function<void()> done) {
+    completions_.push_back({group, std::move(done)});
+    LogGroup& g = tables_.lbmt.group(group);
+    if (g.merging) return;  // already queued or running
+    g.merging = true;       // from now on the owner's translations of these blocks wait
+    queue_.push_back({group, sim_.now()});
+    // Shoot down the TLB entries of every page of the group's data blocks, so that no
+    // translation of them survives the request.
+    if (shootdown_ && *shootdown_) {
+        const DataBlockLayout& l = tables_.layout;
+        for (uint32_t i = 0; i < g.members; ++i) {
+            const DbmtEntry& e = tables_.dbmt.at(tables_.lbmt.member(group, i));
+            for (uint32_t p = 0; p < l.span(); ++p)
+                for (uint32_t pg = 0; pg < l.geometry().pages_per_block(); ++pg)
+                    (*shootdown_)(g.app, l.vpn_of(e.vbn, p, pg));
+        }
+    }
+    start_next();
+}
+
+void GcHelperThread::hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTranslator::FaultDone done) {
+    ++held_;
+    parked_.push_back({app, vpn, group, std::move(done)});
+}
+
+void GcHelperThread::start_next() {
+    if (active_ != kIdle || queue_.empty()) return;
+    if (!tables_.flash)
+        throw SimError("ZnG FTL: a log block is full but no flash back end is attached to run the merge");
+    Pending p = queue_.front();
+    queue_.erase(queue_.begin());
+    active_ = p.group;
+    active_since_ = p.since;
+    const LogGroup& g = tables_.lbmt.group(p.group);
+    if (flush_) flush_(g.app);
+    members_.clear();
+    for (uint32_t i = 0; i < g.members; ++i) {
+        uint32_t lbn = tables_.lbmt.member(p.group, i);
+        // Destinations are chosen now by the wear-levelling policy (all planes of a data
+        // block share one block number, so the choice is made once per data block).
+        members_.push_back({lbn, tables_.dbmt.at(lbn).pdbn, tables_.take_erased_block(g.unit)});
+    }
+    chains_.assign(tables_.layout.span(), Chain{Step::Read, 0, 0});
+    chains_running_ = tables_.layout.span();
+    for (uint32_t plane = 0; plane < tables_.layout.span(); ++plane) issue(plane);
+}
+
+void GcHelperThread::issue(uint32_t plane) {
+    const LogGroup& g = tables_.lbmt.group(active_);
+    const DataBlockLayout& l = tables_.layout;
+    Chain& c = chains_[plane];
+    flash::FlashOp op;
+    op.app = g.app;
+    op.done = [this, plane] { on_op_done(plane); };
+    switch (c.step) {
+        case Step::Read:
+            // Each page is read once, from its newest copy. The copy in the log block and
+            // the one in the data block share this plane, so reading at the data block's
+            // address costs the same sense and transfer; the row decoder resolves which.
+            op.kind = flash::FlashOp::Read;
+            op.addr = l.block_address(g.unit, plane, members_[c.member].old_block).with_page(c.page);
+            ++pages_read_;
+            break;
+        case Step::Program:
+            op.kind = flash::FlashOp::Program;
+            op.addr = l.block_address(g.unit, plane, members_[c.member].new_block).with_page(c.page);
+            ++pages_moved_;
+            break;
+        case Step::EraseData:
+            op.kind = flash::FlashOp::Erase;
+            op.addr = l.block_address(g.unit, plane, members_[c.member].old_block);
+            ++erases_;
+            break;
+        case Step::EraseLog:
+            op.kind = flash::FlashOp::Erase;
+            op.addr = l.block_address(g.unit, plane, g.plbn);
+            ++erases_;
+            break;
+        case Step::Done: return;
+    }
+    tables_.flash->submit(std::move(op));
+}
+
+void GcHelperThread::on_op_done(uint32_t plane) {
+    Chain& c = chains_[plane];
+    const uint32_t pages = tables_.layout.geometry().pages_per_block();
+    const uint32_t n = static_cast<uint32_t>(members_.size());
+    switch (c.step) {
+        case Step::Read: c.step = Step::Program; break;
+        case Step::Program:
+            c.step = Step::Read;
+            if (++c.page == pages) {
+                c.page = 0;
+                if (++c.member == n) {
+                    c.member = 0;
+                    c.step = Step::EraseData;
+                }
+            }
+            break;
+        case Step::EraseData:
+            if (++c.member == n)
+                c.step = tables_.lbmt.group(active_).plbn != UINT32_MAX ? Step::EraseLog : Step::Done;
+            break;
+        case Step::EraseLog: c.step = Step::Done; break;
+        case Step::Done: throw SimError("ZnG GC: completion for a finished plane");
+    }
+    if (c.step != Step::Done) {
+        issue(plane);
+    } else if (--chains_running_ == 0) {
+        finish();
+    }
+}
+
+void GcHelperThread::finish() {
+    const uint32_t group = active_;
+    LogGroup& g = tables_.lbmt.group(group);
+    const DataBlockLayout& l = tables_.layout;
+    for (const Member& m : members_) {
+        for (uint32_t p = 0; p < l.span(); ++p)
+            tables_.flash->block_moved(l.block_address(g.unit, p, m.old_block), l.block_address(g.unit, p, m.new_block));
+        DbmtEntry& e = tables_.dbmt.at(m.lbn);
+        e.pdbn = m.new_block;
+        e.plbn = DataBlockMappingTable::kNoBlock;
+        PhysicalBlock& nb = tables_.block(g.unit, m.new_block);
+        nb.role = PhysicalBlock::Data;
+        nb.owner = m.lbn;
+        ++tables_.block(g.unit, m.old_block).erases;
+        tables_.release_block(g.unit, m.old_block);
+    }
+    if (g.plbn != UINT32_MAX) {
+        ++tables_.block(g.unit, g.plbn).erases;
+        tables_.release_block(g.unit, g.plbn);
+        g.plbn = UINT32_MAX;  // the next rewrite opens a fresh log block
+    }
+    g.merging = false;
+    ++merges_;
+    const Tick held_for = sim_.now() - active_since_;
+    merge_time_.sample(static_cast<double>(held_for) / kNanosecond);
+    app_blocked(g.app) += held_for;
+    active_ = kIdle;
+
+    // Writes parked by the flash model, then the owner's held translations, resume.
+    std::vector<Completion> ready;
+    auto split = std::stable_partition(completions_.begin(), completions_.end(),
+                                       [group](const Completion& c) { return c.group != group; });
+    std::move(split, completions_.end(), std::back_inserter(ready));
+    completions_.erase(split, completions_.end());
+    std::vector<Parked> wake;
+    auto psplit = std::stable_partition(parked_.begin(), parked_.end(),
+                                        [group](const Parked& p) { return p.group != group; });
+    std::move(psplit, parked_.end(), std::back_inserter(wake));
+    parked_.erase(psplit, parked_.end());
+
+    start_next();
+    for (auto& c : ready)
+        if (c.done) c.done();
+    for (auto& p : wake) release_(p.app, p.vpn, p.done);
+}
+
+}  // namespace zng

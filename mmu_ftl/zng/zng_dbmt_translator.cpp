@@ -1,0 +1,196 @@
+#include "mmu_ftl/zng/zng_dbmt_translator.hpp"
+
+#include "mmu_ftl/common/schema_params.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+namespace zng {
+
+namespace {
+
+struct Setup {
+    DataBlockLayout layout;
+    uint32_t user_blocks;
+    uint32_t group_size;
+    std::unique_ptr<FreeBlockPool> pool;
+};
+
+Setup make_setup(const Params& p, const TranslatorContext& ctx) {
+    flash::FlashSpec spec = flash::load_flash_spec(ctx.root);
+    const flash::FlashGeometry& g = spec.geometry;
+    std::string span_name = p.str("data_block_span");
+    uint32_t span = span_name == "plane" ? 1 : span_name == "die" ? g.planes_per_die() : g.planes_per_package();
+    std::optional<DataBlockLayout> layout;
+    try {
+        layout.emplace(g, span);
+    } catch (const std::invalid_argument& e) {
+        p.fail("data_block_span", e.what());
+    }
+    const uint32_t blocks = g.blocks_per_plane();
+    const uint32_t group = p.u32("log_group_size");
+    const double op = p.real("overprovisioning");
+    const uint32_t user = static_cast<uint32_t>(std::floor(blocks * (1.0 - op)));
+    if (user == 0) p.fail("overprovisioning", fmt::format("{} leaves no user block of the {} per unit", op, blocks));
+    // Worst case: every user block written, so every group owns a log block, while one
+    // merge holds a destination for each member of its group.
+    const uint64_t needed = (user + group - 1) / group + group;
+    if (blocks - user < needed)
+        p.fail("overprovisioning",
+               fmt::format("{} leaves {} spare blocks per unit ({} blocks, {} for data); log_group_size {} needs "
+                           "ceil({}/{}) + {} = {} (a log block per group plus the destinations of one merge)",
+                           op, blocks - user, blocks, user, group, user, group, group, needed));
+    auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
+                                            layout->units(), blocks);
+    return {*layout, user, group, std::move(pool)};
+}
+
+}  // namespace
+
+const ComponentSchema& ZngDbmtTranslator::schema() {
+    static const ComponentSchema s{
+        "translation",
+        "zng_dbmt",
+        "ZnG's zero-overhead FTL: the MMU page table is the data-block mapping table (DBMT), so translation "
+        "yields a flash physical page; log blocks from over-provisioned space are shared by groups of data "
+        "blocks (LBMT) and merged by a GPU helper thread with wear-levelled free-block choice. Geometry comes "
+        "from the `flash:` section.",
+        {
+            ftl_schema::choice("data_block_span", "package", {"plane", "die", "package"},
+                               "planes one data block spans (same block number in each): plane, die (its "
+                               "planes) or package (all its planes; gives the paper's ~80 KB DBMT per TB)"),
+            ftl_schema::param("log_group_size", ParamType::UInt, "8",
+                              "data blocks sharing one physical log block (assumption: the paper leaves it open)",
+                              1, 1024),
+            ftl_schema::param("overprovisioning", ParamType::Real, "0.12",
+                              "fraction of each unit's blocks kept out of the address space for log blocks and "
+                              "merge destinations (assumption)",
+                              0.0, 0.95),
+            ftl_schema::section("wear_leveling", "free-block choice policy (type: least_erased | fifo)"),
+        },
+        {},
+        {"translations: DBMT translations", "first_touches: data blocks allocated",
+         "dbmt.bytes / dbmt.bytes_per_tb / lbmt.bytes: table sizes in hardware",
+         "gc.*: merges, pages moved, erases, merge time, time blocked per app, P/E distribution"}};
+    return s;
+}
+
+ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx)
+    : sim_(sim), stats_(sim.stats(), "translation"),
+      tables_([&] {
+          Setup s = make_setup(p, ctx);
+          return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));
+      }()),
+      sizes_(compute_mapping_table_sizes(tables_.layout, tables_.user_blocks_per_unit, tables_.lbmt.group_size())),
+      gc_(sim, tables_, stats_.sub("gc")),
+      translations_(stats_.counter("translations", "translations served from the DBMT")),
+      first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch")),
+      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")) {
+    gc_.set_shootdown(&shootdown_);
+    gc_.set_release([this](uint16_t app, uint64_t vpn, FaultDone& done) {
+        uint64_t ppn = 0;
+        if (translate(app, vpn, ppn))
+            done(ppn);
+        else
+            resolve_fault(app, vpn, std::move(done));
+    });
+    const MappingTableSizes& z = sizes_;
+    auto constant = [this](const std::string& n, const std::string& d, double v) {
+        stats_.formula(n, d, "bytes", [v] { return v; });
+    };
+    constant("dbmt.bytes", "DBMT size for the whole user capacity (two-level table)", static_cast<double>(z.dbmt_bytes));
+    constant("dbmt.bytes_per_tb", "DBMT size per 10^12 bytes of user data", static_cast<double>(z.dbmt_bytes_per_tb));
+    constant("dbmt.entry_bytes", "bytes of one DBMT entry", z.dbmt_entry_bytes);
+    constant("lbmt.bytes", "LBMT size for the whole user capacity", static_cast<double>(z.lbmt_bytes));
+    auto* t = &tables_;
+    uint32_t eb = z.dbmt_entry_bytes, lb = z.lbmt_entry_bytes;
+    stats_.formula("dbmt.touched_bytes", "DBMT entries in use x entry size", "bytes",
+                   [t, eb] { return static_cast<double>(t->dbmt.size() * eb); });
+    stats_.formula("lbmt.touched_bytes", "LBMT entries in use x entry size", "bytes",
+                   [t, lb] { return static_cast<double>(t->lbmt.groups() * lb); });
+}
+
+void ZngDbmtTranslator::attach_flash(flash::FlashOpExecutor& exec) {
+    const auto& a = exec.geometry().shape();
+    const auto& b = tables_.layout.geometry().shape();
+    if (a.channels != b.channels || a.packages_per_channel != b.packages_per_channel ||
+        a.dies_per_package != b.dies_per_package || a.planes_per_die != b.planes_per_die ||
+        a.blocks_per_plane != b.blocks_per_plane || a.pages_per_block != b.pages_per_block ||
+        a.page_size != b.page_size || exec.geometry().order() != tables_.layout.geometry().order())
+        throw SimError("zng_dbmt: the flash back end's geometry differs from the `flash:` section it was built from");
+    tables_.flash = &exec;
+}
+
+bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
+    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
+    if (lbn == DataBlockMappingTable::kNoLbn) {
+        DbmtEntry e;
+        e.vbn = pos.vbn;
+        e.app = app;
+        e.unit = pos.unit;
+        e.pdbn = tables_.take_data_block(pos.unit);
+        e.plbn = DataBlockMappingTable::kNoBlock;
+        lbn = tables_.dbmt.add(e);
+        DbmtEntry& added = tables_.dbmt.at(lbn);
+        added.group = tables_.lbmt.join(app, pos.unit, lbn);
+        PhysicalBlock& pb = tables_.block(pos.unit, added.pdbn);
+        pb.role = PhysicalBlock::Data;
+        pb.owner = lbn;
+        ++first_touches_;
+    }
+    const DbmtEntry& e = tables_.dbmt.at(lbn);
+    if (gc_.merging(e.group)) return false;  // held until the helper thread's merge ends
+    ++translations_;
+    const flash::FlashGeometry& g = tables_.layout.geometry();
+    ppn = g.encode(pos.addr.with_block(e.pdbn)) / g.page_size();
+    return true;
+}
+
+void ZngDbmtTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) {
+    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
+    uint64_t ppn = 0;
+    if (lbn != DataBlockMappingTable::kNoLbn && gc_.merging(tables_.dbmt.at(lbn).group)) {
+        gc_.hold(app, vpn, tables_.dbmt.at(lbn).group, std::move(done));
+        return;
+    }
+    // Not held (the merge ended between the walk and this call): the mapping is usable.
+    if (!translate(app, vpn, ppn)) throw SimError("zng_dbmt: translation failed for a page that is not held");
+    done(ppn);
+}
+
+uint32_t ZngDbmtTranslator::group_of(const flash::FlashAddress& a, PhysicalBlock::Role role) const {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(a);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(a), a.block);
+    const bool data = role == PhysicalBlock::Data;
+    if (pb.role != role)
+        throw SimError(fmt::format("zng_dbmt: {} at {}, which is not a {} block of the FTL",
+                                   data ? "log block requested for a write" : "log-block-full report", a.to_string(),
+                                   data ? "data" : "log"));
+    return data ? tables_.dbmt.at(pb.owner).group : pb.owner;
+}
+
+uint32_t ZngDbmtTranslator::log_block_for(const flash::FlashAddress& data_page) {
+    const uint32_t group = group_of(data_page, PhysicalBlock::Data);
+    LogGroup& g = tables_.lbmt.group(group);
+    if (g.plbn == UINT32_MAX) {
+        g.plbn = tables_.take_erased_block(g.unit);
+        PhysicalBlock& pb = tables_.block(g.unit, g.plbn);
+        pb.role = PhysicalBlock::Log;
+        pb.owner = group;
+        for (uint32_t i = 0; i < g.members; ++i) tables_.dbmt.at(tables_.lbmt.member(group, i)).plbn = g.plbn;
+        ++log_blocks_opened_;
+    }
+    return g.plbn;
+}
+
+void ZngDbmtTranslator::log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) {
+    gc_.request_merge(group_of(log_block, PhysicalBlock::Log), std::move(done));
+}
+
+}  // namespace zng

@@ -1,0 +1,57 @@
+// Translator `zng_dbmt`: ZnG's zero-overhead FTL (paper III-B, IV-A, Fig. 7a). The MMU's
+// page table is the DBMT, so a translation yields a flash physical page directly:
+// ppn = the flash byte address of the page / page size, in the geometry of the `flash:`
+// section (L1/L2 are indexed by that address). A data block is allocated on first touch
+// in the unit the data-block layout assigns to the virtual page; rewrites go to the log
+// block the LBMT assigns to the data block's group (this class is the flash back end's
+// LogBlockMap), and a full log block is merged by the GPU helper thread.
+#pragma once
+#include <memory>
+
+#include "flash_model/flash_spec.hpp"
+#include "flash_model/log_block_map.hpp"
+#include "mmu_ftl/zng/cache_flush_client.hpp"
+#include "mmu_ftl/zng/gc_helper_thread.hpp"
+#include "mmu_ftl/zng/mapping_table_sizes.hpp"
+#include "mmu_ftl/zng/zng_ftl_tables.hpp"
+#include "sim/mem/address_translator.hpp"
+
+namespace zng {
+
+class ZngDbmtTranslator final : public AddressTranslator, public flash::LogBlockMap, public CacheFlushClient {
+public:
+    ZngDbmtTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx);
+    static const ComponentSchema& schema();
+
+    uint64_t page_size() const override { return tables_.layout.geometry().page_size(); }
+    bool translate(uint16_t app, uint64_t vpn, uint64_t& ppn) override;
+    void resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) override;
+
+    uint32_t log_block_for(const flash::FlashAddress& data_page) override;
+    void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;
+
+    void set_cache_flush(FlushApp f) override { gc_.set_flush(std::move(f)); }
+    // The flash back end whose FlashOps time the merges (called when the platform is built).
+    void attach_flash(flash::FlashOpExecutor& exec);
+
+    const MappingTableSizes& table_sizes() const { return sizes_; }
+    const ZngFtlTables& tables() const { return tables_; }
+    const GcHelperThread& gc() const { return gc_; }
+    uint64_t translations() const { return translations_.get(); }
+    uint64_t first_touches() const { return first_touches_.get(); }
+
+private:
+    // The log group of the block at `a`, checking that the block has the given role.
+    uint32_t group_of(const flash::FlashAddress& a, PhysicalBlock::Role role) const;
+
+    Simulator& sim_;
+    StatGroup stats_;
+    ZngFtlTables tables_;
+    MappingTableSizes sizes_;
+    GcHelperThread gc_;
+    Counter& translations_;
+    Counter& first_touches_;
+    Counter& log_blocks_opened_;
+};
+
+}  // namespace zng
