@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "traces/importers/line_reader.hpp"
+#include "traces/importers/path_names.hpp"
 #include "traces/importers/text_fields.hpp"
 
 namespace zng::importers {
@@ -13,19 +14,6 @@ namespace fs = std::filesystem;
 using trace::TraceError;
 
 namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string directory_name(const fs::path& dir) {
-    fs::path p = dir.lexically_normal();
-    if (!p.has_filename()) p = p.parent_path();
-    const std::string name = p.filename().string();
-    return name.empty() || name == "." ? fs::absolute(p).lexically_normal().filename().string() : name;
-}
 
 // "MemcpyHtoD,0x00007f2b2d500000,400"
 trace::ArrayInfo parse_memcpy(std::string_view line, const std::string& where, size_t index) {
@@ -54,7 +42,7 @@ AccelSimKernelList read_accelsim_kernel_list(const std::string& path) {
     list.workload = directory_name(dir);
 
     const std::string name = list_path.filename().string();
-    if (ends_with(name, ".traceg") || ends_with(name, ".traceg.xz")) {
+    if (name.ends_with(".traceg") || name.ends_with(".traceg.xz")) {
         list.kernel_files.push_back(list_path.string());
         return list;
     }
@@ -65,11 +53,11 @@ AccelSimKernelList read_accelsim_kernel_list(const std::string& path) {
         const std::string_view line = trim(raw);
         const std::string where = fmt::format("{}:{}", list_path.string(), reader.line_number());
         if (line.empty()) continue;
-        if (starts_with(line, "Memcpy")) {
+        if (line.starts_with("Memcpy")) {
             ++list.memcpy_lines;
-            if (starts_with(line, "MemcpyHtoD"))
+            if (line.starts_with("MemcpyHtoD"))
                 list.copies.push_back(parse_memcpy(line, where, list.copies.size()));
-        } else if (starts_with(line, "kernel")) {
+        } else if (line.starts_with("kernel")) {
             list.kernel_files.push_back((dir / std::string(line)).string());
         } else {
             throw TraceError(fmt::format("{}: unrecognised command '{}'", where, line));

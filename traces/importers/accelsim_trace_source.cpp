@@ -25,14 +25,23 @@ namespace {
 // local base addresses are shared or local accesses; everything else is global.
 constexpr uint64_t kGenericWindowBytes = uint64_t(16) << 20;
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
 // "key = value" after a '-' header marker or inside a thread block: the value part.
 std::optional<std::string_view> value_after(std::string_view line, std::string_view key) {
-    if (!starts_with(line, key)) return std::nullopt;
+    if (!line.starts_with(key)) return std::nullopt;
     std::string_view rest = trim(line.substr(key.size()));
     if (rest.empty() || rest.front() != '=') return std::nullopt;
     return trim(rest.substr(1));
+}
+
+// "x,y,z" (blanks allowed around the numbers).
+bool parse_triple(std::string_view v, uint32_t (&xyz)[3]) {
+    for (int i = 0; i < 3; ++i) {
+        const size_t comma = v.find(',');
+        if ((i < 2) == (comma == std::string_view::npos)) return false;
+        if (!parse_uint(trim(v.substr(0, comma)), xyz[i])) return false;
+        v = i < 2 ? v.substr(comma + 1) : std::string_view{};
+    }
+    return true;
 }
 
 struct KernelHeader {
@@ -91,7 +100,7 @@ private:
             const std::string_view line = trim(raw);
             if (line.empty()) continue;
             if (line.front() == '#') {
-                in_tb_ = starts_with(line, "#BEGIN_TB");
+                in_tb_ = line.starts_with("#BEGIN_TB");
                 break;
             }
             if (line.front() != '-') fail(fmt::format("expected a '-key = value' header line, got '{}'", line));
@@ -106,17 +115,11 @@ private:
         seen_warp_.assign(warps, false);
     }
 
+    // "(x,y,z)" with every dimension at least 1.
     static bool parse_dim3(std::string_view v, trace::Dim3& d) {
-        // "(x,y,z)"
         if (v.size() < 2 || v.front() != '(' || v.back() != ')') return false;
-        v = v.substr(1, v.size() - 2);
         uint32_t xyz[3];
-        for (int i = 0; i < 3; ++i) {
-            const size_t comma = v.find(',');
-            if ((i < 2) == (comma == std::string_view::npos)) return false;
-            if (!parse_uint(trim(v.substr(0, comma)), xyz[i]) || xyz[i] == 0) return false;
-            v = i < 2 ? v.substr(comma + 1) : std::string_view{};
-        }
+        if (!parse_triple(v.substr(1, v.size() - 2), xyz) || !xyz[0] || !xyz[1] || !xyz[2]) return false;
         d = trace::Dim3{xyz[0], xyz[1], xyz[2]};
         return true;
     }
@@ -158,7 +161,7 @@ private:
         while (reader_->next(raw)) {
             const std::string_view line = trim(raw);
             if (line.empty()) continue;
-            if (starts_with(line, "#BEGIN_TB")) {
+            if (line.starts_with("#BEGIN_TB")) {
                 in_tb_ = true;
                 return true;
             }
@@ -191,14 +194,14 @@ private:
             const std::string_view line = trim(raw);
             if (line.empty()) continue;
             if (line.front() == '#') {
-                if (starts_with(line, "#END_TB")) {
+                if (line.starts_with("#END_TB")) {
                     if (!have_block) fail("thread block ends before its 'thread block = x,y,z' line");
                     close_warp();
                     assembler_.finish(cta);
                     in_tb_ = false;
                     return;
                 }
-                if (starts_with(line, "#BEGIN_TB")) fail("thread block starts before the previous one ends");
+                if (line.starts_with("#BEGIN_TB")) fail("thread block starts before the previous one ends");
                 continue;
             }
             // Instruction lines start with a hex PC (or a line number); only the few
@@ -250,13 +253,7 @@ private:
 
     void begin_block(std::string_view v) {
         uint32_t xyz[3];
-        for (int i = 0; i < 3; ++i) {
-            const size_t comma = v.find(',');
-            if ((i < 2) == (comma == std::string_view::npos) ||
-                !parse_uint(trim(v.substr(0, comma)), xyz[i]))
-                fail(fmt::format("bad thread block coordinates '{}'", v));
-            v = i < 2 ? v.substr(comma + 1) : std::string_view{};
-        }
+        if (!parse_triple(v, xyz)) fail(fmt::format("bad thread block coordinates '{}'", v));
         const trace::Dim3& g = kernel_.info.grid;
         if (xyz[0] >= g.x || xyz[1] >= g.y || xyz[2] >= g.z)
             fail(fmt::format("thread block ({},{},{}) is outside the grid ({},{},{})", xyz[0], xyz[1], xyz[2], g.x,

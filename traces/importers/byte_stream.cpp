@@ -20,11 +20,6 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-bool ends_with(const std::string& s, const char* suffix) {
-    const size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
 class PlainStream final : public ByteStream {
 public:
     explicit PlainStream(std::string path) : path_(std::move(path)) {
@@ -156,8 +151,8 @@ std::unique_ptr<ByteStream> open_xz_stream(const std::string& path) { return std
 std::unique_ptr<ByteStream> open_gzip_stream(const std::string& path) { return std::make_unique<GzipStream>(path); }
 
 std::unique_ptr<ByteStream> open_stream_by_name(const std::string& path) {
-    if (ends_with(path, ".xz")) return open_xz_stream(path);
-    if (ends_with(path, ".gz")) return open_gzip_stream(path);
+    if (path.ends_with(".xz")) return open_xz_stream(path);
+    if (path.ends_with(".gz")) return open_gzip_stream(path);
     return open_plain_stream(path);
 }
 

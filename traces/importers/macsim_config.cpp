@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "traces/importers/path_names.hpp"
 #include "traces/importers/token_reader.hpp"
 #include "traces/trace.hpp"
 
@@ -31,12 +32,6 @@ void expect_version(TokenReader& in) {
     if (v != kSupportedVersion) in.fail(fmt::format("trace version {} is not the supported 14", v));
 }
 
-std::string name_of_directory(const fs::path& dir) {
-    fs::path p = fs::absolute(dir).lexically_normal();
-    if (!p.has_filename()) p = p.parent_path();
-    return p.filename().string();
-}
-
 }  // namespace
 
 MacSimKernelConfig read_macsim_kernel_config(const std::string& path) {
@@ -47,7 +42,7 @@ MacSimKernelConfig read_macsim_kernel_config(const std::string& path) {
     const fs::path dir = config.has_parent_path() ? config.parent_path() : fs::path(".");
 
     MacSimKernelConfig out;
-    out.workload = name_of_directory(dir);
+    out.workload = directory_name(dir);
     TokenReader in(config.string());
     parse_type(in, in.need("trace type"));
     expect_version(in);
@@ -77,7 +72,7 @@ MacSimKernelConfig read_macsim_kernel_config(const std::string& path) {
 MacSimKernelTrace read_macsim_kernel_trace(const std::string& trace_txt) {
     MacSimKernelTrace k;
     const fs::path p(trace_txt);
-    k.name = name_of_directory(p.has_parent_path() ? p.parent_path() : fs::path("."));
+    k.name = directory_name(p.has_parent_path() ? p.parent_path() : fs::path("."));
     const std::string stem = (p.has_parent_path() ? p.parent_path() / p.stem() : p.stem()).string();
     k.raw_prefix = stem;
 
