@@ -1,0 +1,181 @@
+// Timings computed by hand from the configuration: every clock here runs at 800 MHz
+// (1250 ps per cycle), so each path is a sum of whole cycles plus tR / tPROG.
+#include <gtest/gtest.h>
+
+#include "flash_test_util.hpp"
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+namespace {
+
+using testing::kMesh1x2;
+using testing::Requester;
+using testing::Rig;
+using testing::small_platform;
+
+constexpr Tick kCycle = 1250;
+
+// Channel 1's package sits one mesh hop from its controller (1 x 2 mesh, controllers on
+// the west router). Path of a 4 KiB read issued at t = 0:
+//   controller decode 4 cycles
+//   command message: 1 hop x 2 + 1 flit (8 B header)          =   3 cycles
+//   sense tR                                                  =   3 us
+//   I/O port: 7 command cycles + 4096 B / 8 B                 = 519 cycles
+//   data message: 1 hop x 2 + (8 + 4096) / 8 = 513 flits      = 515 cycles
+TEST(FlashTiming, OnePageReadIsTReadPlusTransfers) {
+    Rig rig(small_platform("", kMesh1x2));
+    Requester req(rig);
+    req.issue(4096, 4096, MemOp::Read);  // page 1 -> channel 1, plane 0, block 0, page 0
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 1u);
+    EXPECT_EQ(req.done_at[0], 3 * kMicrosecond + (4 + 3 + 519 + 515) * kCycle);
+
+    // The page stays in a register: a later 128 B read of it skips tR.
+    // Port: 7 + 128 / 8 = 23 cycles; data: 2 + (8 + 128) / 8 = 19 cycles.
+    Tick start = rig.sim.now();
+    req.issue(4096 + 256, 128, MemOp::Read);
+    rig.sim.run();
+    EXPECT_EQ(req.done_at[1] - start, (4 + 3 + 23 + 19) * kCycle);
+    EXPECT_EQ(rig.sim.stats().value("memory.register_read_hits"), 1.0);
+    EXPECT_EQ(rig.sim.stats().value("memory.senses"), 1.0);
+    EXPECT_EQ(rig.backend->medium_bytes_read(), 4096u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+}
+
+// Program of a page through the firmware path: the data travels with the command
+// (2 + 513 cycles), enters through the I/O port (519 cycles), is programmed (tPROG), and
+// the acknowledgement returns (2 + 1 cycles).
+TEST(FlashTiming, OneProgramIsTransferPlusTProg) {
+    Rig rig(small_platform("", kMesh1x2));
+    auto& be = rig.zng();
+    FlashAddress blk{1, 0, 0, 3, 5, 0};
+    be.set_block_erased(blk);
+    Tick done = 0;
+    be.submit({FlashOp::Program, blk, 0, [&] { done = rig.sim.now(); }});
+    rig.sim.run();
+    EXPECT_EQ(done, 100 * kMicrosecond + (4 + 515 + 519 + 3) * kCycle);
+    EXPECT_EQ(rig.backend->medium_bytes_written(), 4096u);
+}
+
+// Eight reads, one per plane of a die, with ONE I/O port: the commands leave the
+// controller one cycle apart (command i arrives at cycle 7 + i), the eight senses
+// overlap (multi-plane), and the port then moves one page after another (519 cycles
+// each), so read i completes at tR + (7 + (i + 1) x 519 + 515) cycles.
+TEST(FlashTiming, PlanesOfADieOverlapWhileThePortSerialises) {
+    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/1));
+    auto& be = rig.zng();
+    std::vector<Tick> done(8, 0);
+    for (uint32_t p = 0; p < 8; ++p)
+        be.submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
+    rig.sim.run();
+    for (uint32_t i = 0; i < 8; ++i)
+        EXPECT_EQ(done[i], 3 * kMicrosecond + (7 + (i + 1) * 519 + 515) * kCycle) << "plane " << i;
+    // All eight in 8.84 us: far less than eight serial senses (24 us).
+    EXPECT_LT(done[7], 9 * kMicrosecond);
+}
+
+// Without multi-plane operation the die senses one plane at a time: read i completes at
+// (i + 1) x tR + (7 + 519 + 515) cycles (the port is idle long before the next sense ends).
+TEST(FlashTiming, WithoutMultiPlaneTheDieSerialisesSenses) {
+    Rig rig(small_platform("  multi_plane: false\n", kMesh1x2, /*io_ports=*/1));
+    auto& be = rig.zng();
+    std::vector<Tick> done(8, 0);
+    for (uint32_t p = 0; p < 8; ++p)
+        be.submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
+    rig.sim.run();
+    for (uint32_t i = 0; i < 8; ++i)
+        EXPECT_EQ(done[i], (i + 1) * 3 * kMicrosecond + (7 + 519 + 515) * kCycle) << "plane " << i;
+}
+
+TEST(FlashRules, NonFreeAndOutOfOrderProgramsAreSimErrors) {
+    {
+        Rig rig(small_platform("", kMesh1x2));
+        // Block 5 was never erased: it holds the pre-loaded data.
+        rig.zng().submit({FlashOp::Program, FlashAddress{0, 0, 0, 1, 5, 0}, 0, {}});
+        try {
+            rig.sim.run();
+            FAIL() << "program of a non-free page accepted";
+        } catch (const SimError& e) {
+            std::string m = e.what();
+            EXPECT_NE(m.find("memory.package0"), std::string::npos) << m;
+            EXPECT_NE(m.find("not free"), std::string::npos) << m;
+        }
+    }
+    {
+        Rig rig(small_platform("", kMesh1x2));
+        rig.zng().set_block_erased(FlashAddress{0, 0, 0, 1, 5, 0});
+        rig.zng().submit({FlashOp::Program, FlashAddress{0, 0, 0, 1, 5, 2}, 0, {}});
+        try {
+            rig.sim.run();
+            FAIL() << "out-of-order program accepted";
+        } catch (const SimError& e) {
+            EXPECT_NE(std::string(e.what()).find("next free page is 0"), std::string::npos) << e.what();
+        }
+    }
+}
+
+// Writes land in registers; an evicted dirty register is programmed to the data block's
+// log block through the row decoder, and a later read of the page is redirected there.
+TEST(FlashWrites, DecoderRemapsRewrittenPagesAndReadsFindThem) {
+    Rig rig(small_platform("  write_miss_sense: false\n", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto addr = [&](uint32_t block, uint32_t page) { return g.encode(FlashAddress{0, 0, 0, 0, block, page}); };
+    auto step = [&](uint32_t block, uint32_t page, MemOp op, uint32_t size = 128) {
+        req.issue(addr(block, page), size, op);
+        rig.sim.run();
+    };
+    const ProgrammableRowDecoder& dec = rig.zng().backbone().package(0).decoder(0);
+    step(1, 0, MemOp::Write);
+    step(1, 1, MemOp::Write);
+    EXPECT_FALSE(dec.resolve(1, 0).log_hit);  // both pages still in the plane's 2 registers
+    step(1, 2, MemOp::Write);                  // evicts (1,0), the least recently used
+    auto row = dec.resolve(1, 0);
+    // The built-in allocator reserves blocks 12..15 (log_blocks_per_plane 4 of 16): block 12 first.
+    EXPECT_TRUE(row.log_hit);
+    EXPECT_EQ(row.block, 12u);
+    EXPECT_EQ(row.page, 0u);
+    step(1, 0, MemOp::Read, 4096);  // evicts (1,1) to log page 1, then senses log page 0
+    EXPECT_EQ(rig.sim.stats().value("memory.log_hits"), 1.0);
+    EXPECT_EQ(dec.resolve(1, 1).page, 1u);
+    // Rewrite (1,0): the register holding it turns dirty; two more writes push it out.
+    step(1, 0, MemOp::Write);
+    step(1, 3, MemOp::Write);
+    step(1, 4, MemOp::Write);
+    row = dec.resolve(1, 0);
+    EXPECT_EQ(row.block, 12u);
+    EXPECT_EQ(row.page, 3u);  // log pages 0 (1,0), 1 (1,1), 2 (1,2), 3 (1,0 again)
+    EXPECT_EQ(rig.sim.stats().value("memory.programs"), 4.0);
+    // Pages (1,0) twice, (1,1) and (1,2) once: 4 programs of 3 distinct pages.
+    EXPECT_DOUBLE_EQ(rig.sim.stats().value("memory.write_redundancy"), 4.0 / 3.0);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+}
+
+// A full log block is merged by the built-in allocator: 8 reads, erase of the data
+// block, 8 programs back, erase of the log block; the parked eviction then resumes.
+TEST(FlashWrites, FullLogBlockIsMergedOnce) {
+    Rig rig(small_platform("  write_miss_sense: false\n", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto write = [&](uint32_t page) {
+        req.issue(g.encode(FlashAddress{0, 0, 0, 0, 1, page}), 128, MemOp::Write);
+        rig.sim.run();
+    };
+    for (uint32_t p = 0; p < 8; ++p) write(p);  // evicts pages 0..5 -> log pages 0..5
+    write(0);                                    // evicts 6 -> log page 6
+    write(1);                                    // evicts 7 -> log page 7: the log block is full
+    EXPECT_EQ(rig.zng().builtin_allocator()->merges(), 0u);
+    write(2);  // evicts (1,0): no free log page -> merge, then log page 0 of the erased block
+    EXPECT_EQ(rig.zng().builtin_allocator()->merges(), 1u);
+    EXPECT_EQ(rig.sim.stats().value("memory.erases"), 2.0);
+    EXPECT_EQ(rig.sim.stats().value("memory.programs"), 8.0 + 8.0 + 1.0);
+    EXPECT_EQ(rig.zng().erase_count(FlashAddress{0, 0, 0, 0, 1, 0}), 1u);
+    EXPECT_EQ(rig.zng().erase_count(FlashAddress{0, 0, 0, 0, 12, 0}), 1u);
+    auto row = rig.zng().backbone().package(0).decoder(0).resolve(1, 0);
+    EXPECT_TRUE(row.log_hit);
+    EXPECT_EQ(row.page, 0u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+}
+
+}  // namespace
+}  // namespace zng::flash
