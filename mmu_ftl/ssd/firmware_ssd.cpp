@@ -1,0 +1,259 @@
+#include "mmu_ftl/ssd/firmware_ssd.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "mmu_ftl/common/schema_params.hpp"
+#include "sim/core/clock_domain.hpp"
+
+namespace zng {
+
+std::vector<ParamSpec> FirmwareSsdSettings::params() {
+    using namespace ftl_schema;
+    return {
+        param("cores", ParamType::UInt, "4", "embedded cores running the FTL firmware (paper: 2-5)", 1, 64),
+        param("core_clock", ParamType::Frequency, "1GHz", "embedded core clock (assumption)", 1),
+        param("firmware_cycles", ParamType::UInt, "100",
+              "core cycles of firmware per request (host interface + FTL + flash interface; assumption)", 1),
+        param("core_queue_depth", ParamType::UInt, "64", "requests that may wait for a core", 0, 1 << 20),
+        param("buffer_size", ParamType::Size, "512MiB", "DRAM buffer caching flash pages (assumption)", 4096),
+        param("buffer_bus_width", ParamType::UInt, "32", "DRAM buffer data bus width in bits", 8, 1024),
+        param("buffer_data_rate", ParamType::Rate, "2400MT/s",
+              "DRAM buffer transfer rate (assumption: LPDDR4-2400 class)", 1),
+        param("buffer_latency", ParamType::Time, "50ns", "DRAM access latency beyond the transfer (assumption)"),
+        param("overprovisioning", ParamType::Real, "0.07", "fraction of blocks outside the logical space", 0.0,
+              0.9),
+        param("gc_threshold", ParamType::UInt, "4", "free blocks per plane below which greedy GC runs", 2),
+    };
+}
+
+FirmwareSsdSettings FirmwareSsdSettings::read(const Params& p) {
+    FirmwareSsdSettings s;
+    s.cores = p.u32("cores");
+    s.firmware_latency = ClockDomain("fw", p.frequency("core_clock")).cycles(p.u64("firmware_cycles"));
+    s.queue_depth = p.u32("core_queue_depth");
+    s.buffer_bytes = p.size("buffer_size");
+    s.dram_bandwidth = static_cast<double>(p.u32("buffer_bus_width")) / 8.0 * static_cast<double>(p.rate("buffer_data_rate"));
+    s.dram_latency = p.time("buffer_latency");
+    s.overprovisioning = p.real("overprovisioning");
+    s.gc_threshold = p.u32("gc_threshold");
+    return s;
+}
+
+FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSettings& s,
+                         flash::FlashOpExecutor& flash, std::unique_ptr<FreeBlockPool> pool, Done done)
+    : sim_(sim), flash_(flash), geo_(flash.geometry()), page_size_(geo_.page_size()),
+      firmware_latency_(s.firmware_latency),
+      sector_bytes_(std::max<uint64_t>(1, geo_.page_size() / 64)),
+      ftl_(static_cast<uint32_t>(geo_.planes()), geo_.blocks_per_plane(), geo_.pages_per_block(), s.overprovisioning,
+           s.gc_threshold, std::move(pool)),
+      buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(s.dram_bandwidth, s.dram_latency),
+      cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),
+      deferred_(s.cores + s.queue_depth),
+      complete_(sim, [this](Io& io) {
+          --in_flight_;
+          done_(io);
+      }, "ssd-complete"),
+      fill_done_(sim, [this](uint32_t& slot) { filled(slot); }, "ssd-fill"),
+      done_(std::move(done)),
+      requests_(stats.counter("requests", "requests served")),
+      hits_(stats.counter("buffer_hits", "reads served from the DRAM buffer")),
+      misses_(stats.counter("buffer_misses", "reads that needed a flash read")),
+      flash_reads_(stats.counter("flash_reads", "pages sensed (demand, read-modify-write, GC)", "pages")),
+      flash_programs_(stats.counter("flash_programs", "pages programmed (write-backs and GC)", "pages")),
+      flash_erases_(stats.counter("flash_erases", "blocks erased by GC", "blocks")) {
+    cores_.set_on_room([this] {
+        if (on_room_) on_room_();
+    });
+    const PageFtl* f = &ftl_;
+    stats.formula("gc_runs", "greedy GC victims collected", "", [f] { return static_cast<double>(f->gc_runs()); });
+    stats.formula("gc_pages_moved", "valid pages relocated by GC", "pages",
+                  [f] { return static_cast<double>(f->gc_pages_moved()); });
+    const ServerPool<Io>* c = &cores_;
+    stats.formula("core_utilisation", "busy core time / (cores x elapsed time)", "", [c, &sim] {
+        return sim.now() ? static_cast<double>(c->busy_time()) / (static_cast<double>(sim.now()) * c->servers()) : 0.0;
+    });
+    stats.formula("core_wait_ns", "mean time a request waited for a core", "ns", [c] {
+        return c->jobs() ? static_cast<double>(c->wait_time()) / static_cast<double>(c->jobs()) / kNanosecond : 0.0;
+    });
+    const SerialLink* d = &dram_;
+    stats.formula("buffer_bus_bytes", "bytes moved on the DRAM buffer bus", "B",
+                  [d] { return static_cast<double>(d->bytes()); });
+}
+
+bool FirmwareSsd::can_accept() const {
+    return cores_.has_room() && deferred_.size() + cores_.busy() + cores_.waiting() < deferred_.capacity();
+}
+
+void FirmwareSsd::submit(const Io& io) {
+    if (io.bytes == 0 || io.addr / page_size_ != (io.addr + io.bytes - 1) / page_size_)
+        throw SimError("SSD request of " + std::to_string(io.bytes) + " B at " + std::to_string(io.addr) +
+                       " is empty or crosses a flash page");
+    if (io.addr / page_size_ >= ftl_.logical_pages())
+        throw SimError("SSD request at byte " + std::to_string(io.addr) + " beyond the logical capacity of " +
+                       std::to_string(capacity_bytes()) + " B");
+    ++in_flight_;
+    ++requests_;
+    cores_.submit(io, firmware_latency_);
+}
+
+uint64_t FirmwareSsd::line_mask(const Io& io) const {
+    uint64_t off = io.addr % page_size_;
+    uint64_t first = off / sector_bytes_, last = (off + io.bytes - 1) / sector_bytes_;
+    uint64_t n = last - first + 1;
+    return (n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1)) << first;
+}
+
+flash::FlashAddress FirmwareSsd::address(const PageFtl::Location& l) const {
+    // Consecutive units (planes) differ in channel first, so striping spreads over buses.
+    flash::FlashAddress a;
+    uint32_t u = l.unit;
+    a.channel = u % geo_.channels();
+    u /= geo_.channels();
+    a.package = u % geo_.packages_per_channel();
+    u /= geo_.packages_per_channel();
+    a.die = u % geo_.dies_per_package();
+    a.plane = u / geo_.dies_per_package();
+    a.block = l.block;
+    a.page = l.page;
+    return a;
+}
+
+void FirmwareSsd::complete_at(const Io& io, Tick t) { complete_.push(io, t); }
+
+void FirmwareSsd::run_ops() {
+    for (const PageFtl::Op& op : ops_) {
+        flash::FlashOp f;
+        f.addr = address(op.at);
+        f.done = [] {};
+        switch (op.kind) {
+            case PageFtl::Op::DeclareErased: flash_.set_block_erased(f.addr); continue;
+            case PageFtl::Op::Read: f.kind = flash::FlashOp::Read; ++flash_reads_; break;
+            case PageFtl::Op::Program: f.kind = flash::FlashOp::Program; ++flash_programs_; break;
+            case PageFtl::Op::Erase: f.kind = flash::FlashOp::Erase; ++flash_erases_; break;
+        }
+        flash_.submit(std::move(f));
+    }
+    ops_.clear();
+}
+
+void FirmwareSsd::after_firmware(Io& io) { serve(io); }
+
+void FirmwareSsd::serve(const Io& io) {
+    const uint64_t lpn = io.addr / page_size_;
+    const uint64_t mask = line_mask(io);
+    uint32_t slot = buffer_.find(lpn);
+    if (!io.write) {
+        if (slot != LruPageCache::kNone && (buffer_.lines(slot) & mask) == mask) {
+            ++hits_;
+            buffer_.touch(slot);
+            complete_at(io, dram_.transfer(sim_.now(), io.bytes));
+            return;
+        }
+        ++misses_;
+        if (slot != LruPageCache::kNone && filling_[slot]) {
+            add_waiter(slot, io);
+            return;
+        }
+        if (slot == LruPageCache::kNone) slot = take_slot(lpn);
+        if (slot == LruPageCache::kNone) {
+            deferred_.push(io);
+            return;
+        }
+        add_waiter(slot, io);
+        fill(slot, lpn);
+        return;
+    }
+    if (slot == LruPageCache::kNone) slot = take_slot(lpn);
+    if (slot == LruPageCache::kNone) {
+        deferred_.push(io);
+        return;
+    }
+    buffer_.touch(slot);
+    buffer_.set_lines(slot, buffer_.lines(slot) | mask);
+    buffer_.set_dirty(slot, true);
+    complete_at(io, dram_.transfer(sim_.now(), io.bytes));
+}
+
+uint32_t FirmwareSsd::take_slot(uint64_t lpn) {
+    if (buffer_.full()) {
+        uint32_t v = buffer_.victim();
+        if (v == LruPageCache::kNone) return LruPageCache::kNone;  // every slot is being filled
+        evict(v);
+    }
+    uint32_t s = buffer_.insert(lpn);
+    if (waiters_head_.size() <= s) {
+        waiters_head_.resize(s + 1u, kNil);
+        filling_.resize(s + 1u, 0);
+    }
+    return s;
+}
+
+void FirmwareSsd::evict(uint32_t slot) {
+    if (buffer_.dirty(slot)) {
+        const uint64_t lpn = buffer_.key(slot);
+        if (buffer_.lines(slot) != ~uint64_t{0}) {
+            // Partially written page: the rest comes from flash before the program.
+            PageFtl::Location old = ftl_.read_location(lpn, ops_);
+            run_ops();
+            flash::FlashOp r;
+            r.kind = flash::FlashOp::Read;
+            r.addr = address(old);
+            r.done = [] {};
+            ++flash_reads_;
+            flash_.submit(std::move(r));
+        }
+        dram_.transfer(sim_.now(), page_size_);  // the page leaves the buffer
+        ftl_.write_location(lpn, ops_);
+        run_ops();
+    }
+    buffer_.erase(slot);
+}
+
+void FirmwareSsd::fill(uint32_t slot, uint64_t lpn) {
+    filling_[slot] = 1;
+    buffer_.pin(slot);
+    PageFtl::Location at = ftl_.read_location(lpn, ops_);
+    run_ops();
+    flash::FlashOp r;
+    r.kind = flash::FlashOp::Read;
+    r.addr = address(at);
+    r.done = [this, slot] { fill_done_.push(slot, dram_.transfer(sim_.now(), page_size_)); };
+    ++flash_reads_;
+    flash_.submit(std::move(r));
+}
+
+void FirmwareSsd::add_waiter(uint32_t slot, const Io& io) {
+    uint32_t n;
+    if (waiter_free_ != kNil) {
+        n = waiter_free_;
+        waiter_free_ = waiter_pool_[n].next;
+    } else {
+        n = static_cast<uint32_t>(waiter_pool_.size());
+        waiter_pool_.push_back({});
+    }
+    waiter_pool_[n] = {io, waiters_head_[slot]};
+    waiters_head_[slot] = n;
+}
+
+void FirmwareSsd::filled(uint32_t slot) {
+    filling_[slot] = 0;
+    buffer_.set_lines(slot, ~uint64_t{0});
+    buffer_.unpin(slot);
+    serving_.clear();
+    for (uint32_t n = waiters_head_[slot]; n != kNil;) {
+        serving_.push_back(waiter_pool_[n].io);
+        uint32_t next = waiter_pool_[n].next;
+        waiter_pool_[n].next = waiter_free_;
+        waiter_free_ = n;
+        n = next;
+    }
+    waiters_head_[slot] = kNil;
+    // The list is newest first; serve in arrival order.
+    for (auto it = serving_.rbegin(); it != serving_.rend(); ++it) complete_at(*it, dram_.transfer(sim_.now(), it->bytes));
+    // A slot is evictable again: requests that found none retry, once each.
+    for (size_t n = deferred_.size(); n > 0; --n) serve(deferred_.pop());
+    if (on_room_) on_room_();
+}
+
+}  // namespace zng

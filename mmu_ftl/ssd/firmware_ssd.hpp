@@ -1,0 +1,124 @@
+// An SSD controller running FTL firmware (HybridGPU's SSD engine; the controller of
+// Hetero's NVMe SSD): requests wait for one of a few embedded cores, which spends a
+// fixed firmware time on each (HIL + FTL + FIL work); the page-mapping FTL finds the
+// flash page; one DRAM buffer on a narrow bus caches flash pages for reads and
+// absorbs writes (write-back, LRU); flash reads, programs, erases and GC go to the
+// flash model as FlashOps. Requests are at most one flash page and must not cross one.
+//
+// Read hit: DRAM transfer of the request. Read miss: a buffer slot is taken (a dirty
+// victim is read out of DRAM and programmed), the page is sensed and moved to the
+// controller, written into DRAM (4 KiB on the bus), then the request's bytes are read
+// out. Write: the bytes go into DRAM; a partially written page is completed from flash
+// (read-modify-write) when it is evicted. Every flash byte read thus crosses the DRAM
+// bus twice, which with the core time bounds the SSD's bandwidth.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flash_model/log_block_map.hpp"
+#include "mmu_ftl/common/fifo_ring.hpp"
+#include "mmu_ftl/common/lru_page_cache.hpp"
+#include "mmu_ftl/common/serial_link.hpp"
+#include "mmu_ftl/common/server_pool.hpp"
+#include "mmu_ftl/ssd/page_ftl.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace zng {
+
+struct FirmwareSsdSettings {
+    uint32_t cores = 4;
+    Tick firmware_latency = 100 * kNanosecond;  // per request, on one core
+    uint32_t queue_depth = 64;                  // requests waiting for a core
+    uint64_t buffer_bytes = 512ull << 20;
+    double dram_bandwidth = 9.6e9;              // bytes/s on the buffer's bus
+    Tick dram_latency = 50 * kNanosecond;       // access latency beyond the transfer
+    double overprovisioning = 0.07;
+    uint32_t gc_threshold = 4;                  // free blocks per plane that start GC
+
+    // The keys of a back end's schema that configure its SSD controller, and their reader.
+    static std::vector<ParamSpec> params();
+    static FirmwareSsdSettings read(const Params& p);
+};
+
+class FirmwareSsd {
+public:
+    struct Io {
+        uint64_t addr = 0;   // logical byte address
+        uint32_t bytes = 0;
+        bool write = false;
+        uint64_t tag = 0;    // the caller's
+    };
+    using Done = std::function<void(const Io&)>;
+
+    FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSettings& s, flash::FlashOpExecutor& flash,
+                std::unique_ptr<FreeBlockPool> pool, Done done);
+
+    // Room for one more request (a core or a waiting slot).
+    bool can_accept() const;
+    void submit(const Io& io);
+    // Called when room frees after a refusal-worthy state.
+    void set_on_room(std::function<void()> f) { on_room_ = std::move(f); }
+
+    uint64_t capacity_bytes() const { return ftl_.logical_pages() * page_size_; }
+    uint64_t in_flight() const { return in_flight_; }
+    uint64_t flash_bytes_read() const { return flash_reads_.get() * page_size_; }
+    uint64_t flash_bytes_written() const { return flash_programs_.get() * page_size_; }
+    const PageFtl& ftl() const { return ftl_; }
+    const ServerPool<Io>& cores() const { return cores_; }
+    const SerialLink& dram() const { return dram_; }
+
+private:
+    struct Waiter {
+        Io io;
+        uint32_t next;
+    };
+    static constexpr uint32_t kNil = UINT32_MAX;
+
+    void after_firmware(Io& io);
+    void serve(const Io& io);
+    uint64_t line_mask(const Io& io) const;
+    // A buffer slot for lpn (evicting); kNone when every slot is pinned.
+    uint32_t take_slot(uint64_t lpn);
+    void evict(uint32_t slot);
+    void fill(uint32_t slot, uint64_t lpn);
+    void filled(uint32_t slot);
+    void add_waiter(uint32_t slot, const Io& io);
+    void run_ops();  // performs the FTL's pending GC / declare operations in order
+    flash::FlashAddress address(const PageFtl::Location& l) const;
+    void complete_at(const Io& io, Tick t);
+
+    Simulator& sim_;
+    flash::FlashOpExecutor& flash_;
+    const flash::FlashGeometry& geo_;
+    uint64_t page_size_;
+    Tick firmware_latency_;
+    uint64_t sector_bytes_;
+    PageFtl ftl_;
+    LruPageCache buffer_;
+    SerialLink dram_;
+    ServerPool<Io> cores_;
+    FifoRing<Io> deferred_;   // requests that found every buffer slot pinned
+    std::vector<uint32_t> waiters_head_;  // per slot: requests waiting for its fill
+    std::vector<uint8_t> filling_;        // per slot: a flash read is filling it
+    std::vector<Waiter> waiter_pool_;
+    uint32_t waiter_free_ = kNil;
+    std::vector<PageFtl::Op> ops_;
+    TimedQueue<Io> complete_;
+    TimedQueue<uint32_t> fill_done_;      // slot whose page has been written into DRAM
+    std::vector<Io> serving_;             // scratch: waiters released by a fill
+    Done done_;
+    std::function<void()> on_room_;
+    uint64_t in_flight_ = 0;
+
+    Counter& requests_;
+    Counter& hits_;
+    Counter& misses_;
+    Counter& flash_reads_;
+    Counter& flash_programs_;
+    Counter& flash_erases_;
+};
+
+}  // namespace zng

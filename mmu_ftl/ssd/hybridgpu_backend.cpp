@@ -1,0 +1,105 @@
+#include "mmu_ftl/ssd/hybridgpu_backend.hpp"
+
+#include "flash_model/flash_spec.hpp"
+#include "mmu_ftl/common/schema_params.hpp"
+
+namespace zng {
+
+const ComponentSchema& HybridGpuBackend::schema() {
+    static const ComponentSchema s = [] {
+        using namespace ftl_schema;
+        ComponentSchema c;
+        c.name = "hybridgpu";
+        c.description =
+            "FlashGPU / HybridGPU: one request dispatcher -> SSD controller (embedded cores running a page-mapping "
+            "FTL with over-provisioning and greedy GC) -> one DRAM buffer on a 32-bit bus -> ONFI bus channels "
+            "-> the Z-NAND of the `flash:` section.";
+        c.params = {
+            param("dispatcher_queue_depth", ParamType::UInt, "64", "requests the dispatcher queue holds", 1, 1 << 20),
+            param("dispatch_latency", ParamType::Time, "2ns",
+                  "time the dispatcher spends per request (one at a time; assumption)"),
+            section("wear_leveling", "free-block choice of the FTL (type: least_erased | fifo)"),
+        };
+        for (ParamSpec& p : FirmwareSsdSettings::params()) c.params.push_back(p);
+        for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
+        c.ports = {"port[i]: one per L2 bank"};
+        c.stats = {"memory.requests", "memory.ssd.*: cores, buffer hits/misses, flash reads/programs, GC",
+                   "memory.flash.*: the flash backbone"};
+        return c;
+    }();
+    return s;
+}
+
+HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const BackendContext& ctx,
+                                   flash::FlashOpExecutor* flash)
+    : sim_(sim), refused_(ctx.ports, 0), queue_(p.u32("dispatcher_queue_depth")),
+      dispatch_latency_(p.time("dispatch_latency")),
+      requests_(sim.stats().counter("memory.requests", "requests received from the L2")),
+      refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full")) {
+    for (uint32_t i = 0; i < ctx.ports; ++i) {
+        ports_.push_back(std::make_unique<ResponsePort>(*this, "memory.port" + std::to_string(i)));
+        ports_.back()->index = i;
+    }
+    if (!flash) {
+        flash::FlashBackboneSettings bs = flash::FlashBackboneSettings::read(p, "memory.flash");
+        bs.default_network = "onfi_bus";
+        backbone_ = std::make_unique<flash::FlashBackbone>(sim, flash::load_flash_spec(ctx.root), bs);
+        flash = backbone_.get();
+    }
+    const flash::FlashGeometry& g = flash->geometry();
+    auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
+                                            static_cast<uint32_t>(g.planes()), g.blocks_per_plane());
+    ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), "memory.ssd"), FirmwareSsdSettings::read(p),
+                                         *flash, std::move(pool), [this](const FirmwareSsd::Io& io) {
+                                             auto* r = reinterpret_cast<MemRequest*>(io.tag);
+                                             r->mark(Stage::MediumDone, sim_.now());
+                                             --in_flight_;
+                                             send_response(r);
+                                         });
+    ssd_->set_on_room([this] { wake_dispatcher(); });
+}
+
+bool HybridGpuBackend::recv_request(MemRequest* r, ResponsePort& port) {
+    if (queue_.full()) {
+        ++refusals_;
+        refused_[port.index] = 1;
+        return false;
+    }
+    ++requests_;
+    ++in_flight_;
+    r->mark(Stage::MemArrive, sim_.now());
+    queue_.push(r);
+    wake_dispatcher();
+    return true;
+}
+
+void HybridGpuBackend::wake_dispatcher() {
+    if (!in_dispatch_) dispatch();
+}
+
+void HybridGpuBackend::dispatch() {
+    if (queue_.empty() || !ssd_->can_accept()) return;
+    in_dispatch_ = queue_.pop();
+    sim_.schedule(deliver_ev_, sim_.now() + dispatch_latency_);
+    // A queue slot freed: let refused banks try again.
+    for (uint32_t i = 0; i < refused_.size(); ++i)
+        if (refused_[i]) {
+            refused_[i] = 0;
+            ports_[i]->retry();
+        }
+}
+
+void HybridGpuBackend::delivered() {
+    MemRequest* r = in_dispatch_;
+    in_dispatch_ = nullptr;
+    r->mark(Stage::MediumStart, sim_.now());
+    FirmwareSsd::Io io;
+    io.addr = r->paddr;
+    io.bytes = r->size;
+    io.write = is_write_op(r->op) || r->op == MemOp::Atomic;
+    io.tag = reinterpret_cast<uint64_t>(r);
+    ssd_->submit(io);  // room was checked when the dispatch began; only the dispatcher submits
+    dispatch();
+}
+
+}  // namespace zng
