@@ -231,6 +231,12 @@ TEST(AccelSimSource, MalformedInputNamesFileAndLine) {
     setup("-kernel name = k\n-block dim = (32,1,1)\n#x\n");
     expect_import_error(d.path().string(), {kfile, "lacks '-grid dim'"});
 
+    setup(kernel_header("(1,70000,1)", "(32,1,1)"));
+    expect_import_error(d.path().string(), {kfile + ":3", "grid dim (1,70000,1) exceeds"});
+
+    setup(kernel_header("(1,1,1)", "(4294967295,4294967295,4294967295)"));
+    expect_import_error(d.path().string(), {kfile + ":4", "block dim", "exceeds"});
+
     setup("-grid dim = (1,1)\n");
     expect_import_error(d.path().string(), {kfile + ":1", "bad grid dim"});
 

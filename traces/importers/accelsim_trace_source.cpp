@@ -51,6 +51,7 @@ struct KernelHeader {
     uint64_t local_base = 0;
     bool have_grid = false;
     bool have_block = false;
+    uint64_t grid_line = 0, block_line = 0;  // where the dims were given, for errors
 };
 
 class AccelSimTraceSource final : public trace::TraceSource {
@@ -86,8 +87,9 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const {
-        throw TraceError(fmt::format("{}:{}: {}", reader_->path(), reader_->line_number(), what));
+    [[noreturn]] void fail(const std::string& what) const { fail_at(reader_->line_number(), what); }
+    [[noreturn]] void fail_at(uint64_t line, const std::string& what) const {
+        throw TraceError(fmt::format("{}:{}: {}", reader_->path(), line, what));
     }
 
     // Reads '-key = value' lines up to the first '#' line.
@@ -108,11 +110,14 @@ private:
         }
         if (!kernel_.have_grid) fail("kernel header lacks '-grid dim'");
         if (!kernel_.have_block) fail("kernel header lacks '-block dim'");
-        const uint32_t warps = kernel_.info.warps_per_cta();
-        if (warps > trace::CtaBuilder::kMaxWarps)
-            fail(fmt::format("block of {} threads exceeds {} warps", kernel_.info.block.count(),
-                             trace::CtaBuilder::kMaxWarps));
-        seen_warp_.assign(warps, false);
+        // CUDA's launch limits; they also keep CTA ids and thread counts within 64 bits.
+        const trace::Dim3& g = kernel_.info.grid;
+        const trace::Dim3& b = kernel_.info.block;
+        if (g.x >= (1u << 31) || g.y > 65535 || g.z > 65535)
+            fail_at(kernel_.grid_line, fmt::format("grid dim ({},{},{}) exceeds CUDA's limits", g.x, g.y, g.z));
+        if (b.x > 1024 || b.y > 1024 || b.z > 64)
+            fail_at(kernel_.block_line, fmt::format("block dim ({},{},{}) exceeds CUDA's limits", b.x, b.y, b.z));
+        seen_warp_.assign(kernel_.info.warps_per_cta(), false);
     }
 
     // "(x,y,z)" with every dimension at least 1.
@@ -133,9 +138,11 @@ private:
         } else if (auto v = value_after(line, "grid dim")) {
             if (!parse_dim3(*v, kernel_.info.grid)) fail(fmt::format("bad grid dim '{}'", *v));
             kernel_.have_grid = true;
+            kernel_.grid_line = reader_->line_number();
         } else if (auto v = value_after(line, "block dim")) {
             if (!parse_dim3(*v, kernel_.info.block)) fail(fmt::format("bad block dim '{}'", *v));
             kernel_.have_block = true;
+            kernel_.block_line = reader_->line_number();
         } else if (auto v = value_after(line, "shmem")) {
             number(*v, kernel_.info.shared_mem_bytes, 10, "shmem");
         } else if (auto v = value_after(line, "nregs")) {
