@@ -24,16 +24,20 @@ struct Backend {
     std::unique_ptr<MemoryBackend> memory;
 };
 
-inline Backend make_backend(Simulator& sim, const std::string& yaml, uint32_t ports = 1,
-                            const std::string& file = "test.yaml") {
+inline Backend make_backend(Simulator& sim, ConfigNode root, uint32_t ports) {
     register_gpu_memory_components();
     Backend b;
-    b.root = parse_config_text(yaml, file);
+    b.root = std::move(root);
     BackendContext ctx;
     ctx.ports = ports;
     ctx.root = &b.root;
     b.memory = memory_backend_slot().create(b.root.find("memory"), "memory", "gddr5", sim, ctx);
     return b;
+}
+
+inline Backend make_backend(Simulator& sim, const std::string& yaml, uint32_t ports = 1,
+                            const std::string& file = "test.yaml") {
+    return make_backend(sim, parse_config_text(yaml, file), ports);
 }
 
 // Sends requests through its ports and records what comes back.
