@@ -140,6 +140,10 @@ public:
     virtual std::string describe() const = 0;
 };
 
+// Version of the .ztr layout this build writes (and the newest it reads). Caches of
+// generated traces should include it in their key.
+constexpr uint32_t kTraceFormatVersion = 2;
+
 // Writes a zngsim trace file (.ztr): versioned header, zstd-compressed stream of
 // kernels/CTAs/warps, footer with totals and a checksum so truncation is detected.
 // Records are buffered per CTA only.

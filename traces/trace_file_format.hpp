@@ -9,9 +9,9 @@
 //     { 'C' cta-id warp-count record-count { byte-length encoded-records }* }*
 //     'E' cta-count }*
 //   'F' kernels ctas warps records instructions checksum(u64 little-endian)
-// The checksum is 64-bit FNV-1a over every byte of the stream before it, a function
-// anyone can recompute from its two constants (zstd's own frame checksum is also on,
-// but its hash is not part of zstd's public API).
+// The checksum is XXH64 (seed 0) of every byte of the stream before it, computed by
+// our own implementation of the published algorithm (zstd bundles one, but not as
+// public API). zstd's frame checksum is enabled as well.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,9 @@
 namespace zng::trace::ztr {
 
 constexpr char kMagic[8] = {'Z', 'N', 'G', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = kTraceFormatVersion;
+// Version 1 checksummed with FNV-1a; it was never used outside development.
+constexpr uint32_t kOldestReadableVersion = 2;
 constexpr size_t kPrefixBytes = sizeof(kMagic) + sizeof(uint32_t);
 
 constexpr uint8_t kHeaderTag = 'H';
@@ -38,20 +40,6 @@ constexpr uint64_t kMaxArrays = 65536;
 constexpr uint64_t kMaxCtaBytes = uint64_t(1) << 30;
 
 constexpr int kDefaultCompressionLevel = 3;
-
-struct Fnv1a64 {
-    static constexpr uint64_t kOffsetBasis = 0xcbf29ce484222325ull;
-    static constexpr uint64_t kPrime = 0x100000001b3ull;
-    uint64_t value = kOffsetBasis;
-    void update(const uint8_t* p, size_t n) {
-        uint64_t h = value;
-        for (size_t i = 0; i < n; ++i) {
-            h ^= p[i];
-            h *= kPrime;
-        }
-        value = h;
-    }
-};
 
 // Empty when the kernel can be stored; otherwise what is wrong with it.
 std::string kernel_info_problem(const KernelInfo& k);

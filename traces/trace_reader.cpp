@@ -16,6 +16,7 @@
 #include "traces/trace_file_format.hpp"
 #include "traces/varint.hpp"
 #include "traces/warp_scan.hpp"
+#include "traces/xxhash64.hpp"
 
 namespace zng::trace {
 
@@ -74,7 +75,7 @@ private:
     size_t out_end_ = 0;
     size_t hash_pos_ = 0;          // bytes of zout_ already hashed
     uint64_t buffer_offset_ = 0;   // stream offset of zout_[0]
-    ztr::Fnv1a64 hash_;
+    Xxh64 hash_;
 
     TraceHeader header_;
     State state_ = State::BetweenKernels;
@@ -203,6 +204,10 @@ void TraceFileReader::read_prefix() {
                                      "read it with a newer zngsim",
                                      path_, version, ztr::kFormatVersion));
     if (version == 0) throw TraceError(fmt::format("{}: invalid trace format version 0", path_));
+    if (version < ztr::kOldestReadableVersion)
+        throw TraceError(fmt::format("{}: trace format version {} is no longer read (oldest readable: {}); "
+                                     "regenerate the trace",
+                                     path_, version, ztr::kOldestReadableVersion));
 }
 
 void TraceFileReader::read_header() {
@@ -325,7 +330,7 @@ void TraceFileReader::read_footer() {
         if (stored[i] != read[i])
             fail(fmt::format("footer says {} {} but {} were read", stored[i], names[i], read[i]));
     sync_hash();
-    const uint64_t computed = hash_.value;
+    const uint64_t computed = hash_.digest();
     uint64_t checksum = 0;
     for (int i = 0; i < 8; ++i) checksum |= uint64_t(get_byte("the checksum")) << (8 * i);
     if (checksum != computed)

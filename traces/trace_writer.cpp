@@ -12,6 +12,7 @@
 #include "traces/trace.hpp"
 #include "traces/trace_file_format.hpp"
 #include "traces/varint.hpp"
+#include "traces/xxhash64.hpp"
 
 namespace zng::trace {
 
@@ -30,7 +31,7 @@ struct TraceWriter::Impl {
     ZSTD_CCtx* cctx = nullptr;
     std::vector<uint8_t> stage;
     std::vector<uint8_t> zout;
-    ztr::Fnv1a64 hash;
+    Xxh64 hash;
     State state = State::Idle;
 
     KernelInfo kernel;
@@ -235,8 +236,9 @@ void TraceWriter::finish() {
     w.require(Impl::State::Idle, "finish");
     w.put_byte(ztr::kFooterTag);
     for (uint64_t v : {w.kernels, w.ctas, w.warps, w.records, w.instructions}) w.put_varint(v);
+    const uint64_t checksum = w.hash.digest();
     uint8_t sum[8];
-    for (int i = 0; i < 8; ++i) sum[i] = static_cast<uint8_t>(w.hash.value >> (8 * i));
+    for (int i = 0; i < 8; ++i) sum[i] = static_cast<uint8_t>(checksum >> (8 * i));
     w.put_raw(sum, sizeof(sum));
     w.flush_stage();
     w.compress(nullptr, 0, ZSTD_e_end);
