@@ -35,6 +35,8 @@ public:
     void unpin(uint32_t slot);
     bool pinned(uint32_t slot) const { return slots_[slot].pins != 0; }
 
+    // True if `slot` holds an entry.
+    bool holds(uint32_t slot) const { return slot < slots_.size() && slots_[slot].used; }
     uint64_t key(uint32_t slot) const { return slots_[slot].key; }
     bool dirty(uint32_t slot) const { return slots_[slot].dirty; }
     void set_dirty(uint32_t slot, bool d) { slots_[slot].dirty = d; }

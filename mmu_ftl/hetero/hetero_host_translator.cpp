@@ -1,0 +1,199 @@
+#include "mmu_ftl/hetero/hetero_host_translator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "mmu_ftl/common/schema_params.hpp"
+
+namespace zng {
+
+const ComponentSchema& HeteroHostTranslator::schema() {
+    static const ComponentSchema s = [] {
+        using namespace ftl_schema;
+        ComponentSchema c;
+        c.name = "hetero_host";
+        c.description =
+            "Hetero: GPU virtual memory over a host NVMe SSD. Page faults interrupt the host, which reads the page "
+            "from the SSD and copies it over PCIe into GPU memory; LRU eviction with write-back of dirty pages.";
+        c.params = {
+            param("page_size", ParamType::Size, "4KiB",
+                  "migration granule (a power of two, a multiple of the SSD's flash page; assumption)", 4096),
+            param("gpu_memory", ParamType::Size, "1536MiB", "GPU memory for resident pages (GTX 580: 1.5 GB)", 4096),
+            param("interrupt_latency", ParamType::Time, "2us", "GPU fault to host interrupt delivery (assumption)"),
+            param("host_handling", ParamType::Time, "20us",
+                  "host fault handling per batch: driver, page-table and user/kernel switches (assumption, the "
+                  "order measured for GPU unified memory faults)"),
+            param("fault_batch_size", ParamType::UInt, "32", "faults the host handles per interrupt", 1, 4096),
+            param("fault_batch_window", ParamType::Time, "2us",
+                  "time a fault waits for others to join its batch (0: handle at once)"),
+            section("ssd", "the host NVMe SSD (Z-SSD or TLC SSD; see configs/fragments)"),
+        };
+        for (ParamSpec& p : PcieLinkSpec::params("pcie_", "the GPU's host link", 16, "8GT/s", "1us"))
+            c.params.push_back(p);
+        c.stats = {"faults, batches, evictions, writebacks, fault_latency", "ssd.*: the NVMe SSD's controller"};
+        return c;
+    }();
+    return s;
+}
+
+HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext&,
+                                           flash::FlashOpExecutor* ssd_flash)
+    : sim_(sim), page_size_(p.size("page_size")), interrupt_(p.time("interrupt_latency")),
+      handling_(p.time("host_handling")), window_(p.time("fault_batch_window")),
+      batch_size_(p.u32("fault_batch_size")),
+      frames_([&] {
+          uint64_t f = p.size("gpu_memory") / p.size("page_size");
+          if (f == 0 || f >= LruPageCache::kNone) p.fail("gpu_memory", "must hold between 1 and 2^32-2 pages");
+          return f;
+      }()),
+      host_ready_(sim, [this](uint32_t& f) { ssd_read(f); }, "hetero-host"),
+      copied_(sim, [this](uint32_t& f) { install(f); }, "hetero-copy"),
+      faults_(sim.stats().counter("translation.faults", "GPU page faults sent to the host")),
+      batches_(sim.stats().counter("translation.batches", "host interrupts (fault batches)")),
+      evictions_(sim.stats().counter("translation.evictions", "pages evicted from GPU memory")),
+      writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD")),
+      fault_latency_(sim.stats().average("translation.fault_latency", "fault raised to page usable", "ns")) {
+    if (page_size_ & (page_size_ - 1)) p.fail("page_size", "must be a power of two");
+    PcieLinkSpec link = PcieLinkSpec::read(p, "pcie_");
+    h2d_.configure(link.bytes_per_second(), link.latency);
+    d2h_.configure(link.bytes_per_second(), link.latency);
+    ssd_ = std::make_unique<NvmeSsd>(sim, p.section("ssd"), p.path() + ".ssd", "translation.ssd", ssd_flash);
+    if (page_size_ % ssd_->page_size() != 0)
+        p.fail("page_size", fmt::format("{} B is not a multiple of the SSD's {} B flash page", page_size_,
+                                        ssd_->page_size()));
+}
+
+uint64_t HeteroHostTranslator::key(uint16_t app, uint64_t vpn) {
+    if (vpn >> 48) throw SimError(fmt::format("hetero_host: virtual page {:#x} beyond 48 bits", vpn));
+    return (uint64_t{app} << 48) | vpn;
+}
+
+bool HeteroHostTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
+    uint32_t slot = frames_.find(key(app, vpn));
+    if (slot == LruPageCache::kNone || frames_.pinned(slot)) return false;  // not resident or still arriving
+    frames_.touch(slot);
+    ppn = slot;
+    return true;
+}
+
+void HeteroHostTranslator::note_access(uint64_t paddr, bool write) {
+    uint32_t slot = static_cast<uint32_t>(paddr / page_size_);
+    if (!frames_.holds(slot) || frames_.pinned(slot)) return;  // a late access to an evicted page
+    frames_.touch(slot);
+    if (write) frames_.set_dirty(slot, true);
+}
+
+uint32_t HeteroHostTranslator::new_fault() {
+    uint32_t f;
+    if (!free_faults_.empty()) {
+        f = free_faults_.back();
+        free_faults_.pop_back();
+    } else {
+        f = static_cast<uint32_t>(faults_v_.size());
+        faults_v_.emplace_back();
+    }
+    faults_v_[f].waiters.clear();
+    return f;
+}
+
+void HeteroHostTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) {
+    const uint64_t k = key(app, vpn);
+    uint64_t ppn = 0;
+    if (pending_.find(k) == FlatKeyMap::kNone && translate(app, vpn, ppn)) {
+        done(ppn);  // became resident between the walk and this call
+        return;
+    }
+    uint32_t f = pending_.find(k);
+    if (f != FlatKeyMap::kNone) {  // the page is already on its way: join that fault
+        faults_v_[f].waiters.push_back(std::move(done));
+        return;
+    }
+    f = new_fault();
+    faults_v_[f].key = k;
+    faults_v_[f].since = sim_.now();
+    faults_v_[f].waiters.push_back(std::move(done));
+    pending_.insert(k, f);
+    ++faults_;
+    batch_.push_back(f);
+    if (batch_.size() >= batch_size_ || window_ == 0)
+        sim_.schedule(batch_ev_, sim_.now());
+    else if (!batch_ev_.scheduled())
+        sim_.schedule(batch_ev_, sim_.now() + window_);
+}
+
+void HeteroHostTranslator::handle_batch() {
+    if (batch_.empty()) return;
+    ++batches_;
+    const Tick t0 = sim_.now() + interrupt_ + handling_;
+    for (uint32_t f : batch_) {
+        if (take_frame(f, t0))
+            host_ready_.push(f, t0);
+        else
+            waiting_frame_.push_back(f);
+    }
+    batch_.clear();
+}
+
+bool HeteroHostTranslator::take_frame(uint32_t f, Tick at) {
+    Fault& ft = faults_v_[f];
+    ft.frame_free = 0;
+    if (frames_.full()) {
+        uint32_t v = frames_.victim();
+        if (v == LruPageCache::kNone) return false;  // every frame is being filled
+        const uint64_t vk = frames_.key(v);
+        ++evictions_;
+        if (shootdown_) shootdown_(static_cast<uint16_t>(vk >> 48), vk & ((uint64_t{1} << 48) - 1));
+        if (frames_.dirty(v)) {
+            ++writebacks_;
+            ft.frame_free = d2h_.transfer(at, page_size_);
+            ssd_->write(ssd_address(vk), page_size_, [] {});
+        }
+        frames_.erase(v);
+    }
+    ft.frame = frames_.insert(ft.key);
+    frames_.pin(ft.frame);
+    return true;
+}
+
+uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
+    uint32_t page = placement_.find(k);
+    if (page == FlatKeyMap::kNone) {
+        if ((ssd_pages_used_ + 1) * page_size_ > ssd_->capacity_bytes())
+            throw SimError(fmt::format("hetero_host: the data touched exceeds the SSD's {} B", ssd_->capacity_bytes()));
+        page = static_cast<uint32_t>(ssd_pages_used_++);
+        placement_.insert(k, page);
+    }
+    return uint64_t{page} * page_size_;
+}
+
+void HeteroHostTranslator::ssd_read(uint32_t f) {
+    ssd_->read(ssd_address(faults_v_[f].key), page_size_, [this, f] {
+        Fault& ft = faults_v_[f];
+        copied_.push(f, h2d_.transfer(std::max(sim_.now(), ft.frame_free), page_size_));
+    });
+}
+
+void HeteroHostTranslator::install(uint32_t f) {
+    Fault& ft = faults_v_[f];
+    frames_.unpin(ft.frame);
+    frames_.set_dirty(ft.frame, false);
+    pending_.erase(ft.key);
+    fault_latency_.sample(static_cast<double>(sim_.now() - ft.since) / kNanosecond);
+    std::vector<FaultDone> waiters;
+    waiters.swap(ft.waiters);
+    const uint64_t ppn = ft.frame;
+    free_faults_.push_back(f);
+    // A frame is evictable again: faults that found none take one now.
+    std::vector<uint32_t> retry;
+    retry.swap(waiting_frame_);
+    for (uint32_t w : retry) {
+        if (take_frame(w, sim_.now()))
+            host_ready_.push(w, sim_.now());
+        else
+            waiting_frame_.push_back(w);
+    }
+    for (auto& d : waiters) d(ppn);
+}
+
+}  // namespace zng

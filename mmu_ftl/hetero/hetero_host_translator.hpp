@@ -1,0 +1,85 @@
+// Translator `hetero_host`: the Hetero platform's GPU virtual memory backed by a host
+// NVMe SSD. Resident pages live in GPU memory (served by the platform's GDDR5 back
+// end; ppn = frame number); a miss is a page fault: faults arriving within a batching
+// window (up to a batch size) raise one interrupt to the host, which pays its handling
+// latency, reads each page from the NVMe SSD (its own controller, FTL and channels,
+// then its link to host memory) and copies it over the GPU's PCIe link into a frame.
+// When GPU memory is full the least recently used page is evicted: its TLB entries are
+// shot down and, if dirty, it is copied back over PCIe and written to the SSD. The
+// GPU memory reports accesses and writes through note_access() (see
+// host_paged_memory.hpp), which keeps the LRU order and the dirty bits exact.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "mmu_ftl/common/flat_key_map.hpp"
+#include "mmu_ftl/common/lru_page_cache.hpp"
+#include "mmu_ftl/hetero/nvme_ssd.hpp"
+#include "mmu_ftl/hetero/pcie_link.hpp"
+#include "sim/mem/address_translator.hpp"
+
+namespace zng {
+
+class HeteroHostTranslator final : public AddressTranslator {
+public:
+    HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx,
+                         flash::FlashOpExecutor* ssd_flash = nullptr);
+    static const ComponentSchema& schema();
+
+    uint64_t page_size() const override { return page_size_; }
+    bool translate(uint16_t app, uint64_t vpn, uint64_t& ppn) override;
+    void resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) override;
+    // An access reached GPU memory at `paddr` (a write marks the page dirty).
+    void note_access(uint64_t paddr, bool write);
+
+    uint64_t frames() const { return frames_.capacity(); }
+    uint64_t gpu_memory_bytes() const { return frames_.capacity() * page_size_; }
+    uint64_t faults() const { return faults_.get(); }
+    uint64_t evictions() const { return evictions_.get(); }
+    uint64_t writebacks() const { return writebacks_.get(); }
+    const NvmeSsd& ssd() const { return *ssd_; }
+    Tick fault_overhead() const { return interrupt_ + handling_; }
+    const SerialLink& host_to_gpu() const { return h2d_; }
+
+private:
+    struct Fault {
+        uint64_t key = 0;
+        uint32_t frame = 0;
+        Tick frame_free = 0;  // a dirty victim's copy-out ends
+        Tick since = 0;
+        std::vector<FaultDone> waiters;
+    };
+    static uint64_t key(uint16_t app, uint64_t vpn);
+    uint32_t new_fault();
+    void handle_batch();
+    bool take_frame(uint32_t f, Tick at);
+    void ssd_read(uint32_t f);
+    void install(uint32_t f);
+    uint64_t ssd_address(uint64_t key);
+
+    Simulator& sim_;
+    uint64_t page_size_;
+    Tick interrupt_, handling_, window_;
+    uint32_t batch_size_;
+    SerialLink h2d_, d2h_;
+    std::unique_ptr<NvmeSsd> ssd_;
+    LruPageCache frames_;          // slot = GPU frame
+    FlatKeyMap pending_;           // page key -> fault
+    FlatKeyMap placement_;         // page key -> SSD page (data laid out in first-touch order)
+    uint64_t ssd_pages_used_ = 0;
+    std::vector<Fault> faults_v_;
+    std::vector<uint32_t> free_faults_;
+    std::vector<uint32_t> batch_;
+    std::vector<uint32_t> waiting_frame_;  // faults that found every frame being filled
+    MemberEvent<HeteroHostTranslator, &HeteroHostTranslator::handle_batch> batch_ev_{this, "hetero-fault-batch"};
+    TimedQueue<uint32_t> host_ready_;  // faults whose interrupt and handling are paid
+    TimedQueue<uint32_t> copied_;      // faults whose page is in GPU memory
+
+    Counter& faults_;
+    Counter& batches_;
+    Counter& evictions_;
+    Counter& writebacks_;
+    Average& fault_latency_;
+};
+
+}  // namespace zng

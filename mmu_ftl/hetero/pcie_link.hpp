@@ -1,0 +1,27 @@
+// PCIe link parameters as a platform writes them (lanes, per-lane rate, encoding,
+// latency), turned into one SerialLink per direction: effective bandwidth =
+// lanes x rate x encoding efficiency / 8 bits. Gen3 x16: 16 x 8 GT/s x 128/130 / 8 =
+// 15.75 GB/s.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "mmu_ftl/common/serial_link.hpp"
+#include "sim/config/params.hpp"
+
+namespace zng {
+
+struct PcieLinkSpec {
+    uint32_t lanes = 16;
+    uint64_t rate = 8'000'000'000;  // transfers per second per lane
+    double efficiency = 128.0 / 130.0;
+    Tick latency = 1 * kMicrosecond;
+    double bytes_per_second() const { return static_cast<double>(lanes) * static_cast<double>(rate) * efficiency / 8.0; }
+
+    // Keys `<prefix>lanes`, `<prefix>rate`, `<prefix>encoding`, `<prefix>latency`.
+    static std::vector<ParamSpec> params(const std::string& prefix, const std::string& what, uint32_t lanes,
+                                         const std::string& rate, const std::string& latency);
+    static PcieLinkSpec read(const Params& p, const std::string& prefix);
+};
+
+}  // namespace zng
