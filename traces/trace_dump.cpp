@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "traces/trace_summary.hpp"
+#include "traces/warp_scan.hpp"
 
 namespace zng::trace {
 
@@ -62,7 +63,12 @@ void dump_trace(TraceSource& src, std::ostream& os, uint64_t max_records) {
                         flush();
                         return;
                     }
-                    cur.next(r);
+                    try {
+                        cur.next(r);
+                    } catch (const TraceError& e) {
+                        flush();
+                        throw_record_error(src.describe(), kernel_index - 1, cta.cta_id, w, index, e);
+                    }
                     format_record(out, index++, r);
                     ++printed;
                 }

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "traces/line_set.hpp"
+#include "traces/warp_scan.hpp"
 
 namespace zng::trace {
 
@@ -110,9 +111,14 @@ TraceSummary summarize(TraceSource& src) {
         while (src.next_cta(cta)) {
             ++ks.ctas;
             ks.warps += cta.warps.size();
-            for (const auto& w : cta.warps) {
-                for (WarpCursor cur(w); !cur.done();) {
-                    cur.next(r);
+            for (size_t wi = 0; wi < cta.warps.size(); ++wi) {
+                uint64_t index = 0;
+                for (WarpCursor cur(cta.warps[wi]); !cur.done(); ++index) {
+                    try {
+                        cur.next(r);
+                    } catch (const TraceError& e) {
+                        throw_record_error(s.input, s.kernels.size(), cta.cta_id, wi, index, e);
+                    }
                     ++ks.records;
                     ks.instructions += r.instructions();
                     ++s.records_by_kind[static_cast<size_t>(r.kind)];

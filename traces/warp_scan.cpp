@@ -29,4 +29,10 @@ WarpScan scan_warp(const uint8_t* data, size_t size) {
     return s;
 }
 
+void throw_record_error(const std::string& input, uint64_t kernel, uint64_t cta_id, size_t warp, uint64_t record,
+                        const std::exception& e) {
+    throw TraceError(
+        fmt::format("{}: kernel {}, CTA id {}, warp {}, record {}: {}", input, kernel, cta_id, warp, record, e.what()));
+}
+
 }  // namespace zng::trace

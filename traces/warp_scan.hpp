@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <string>
 
 namespace zng::trace {
 
@@ -18,5 +20,10 @@ struct WarpScan {
 // index and its byte offset within the warp when a record is malformed or follows an
 // Exit (a warp issues nothing after it exits).
 WarpScan scan_warp(const uint8_t* data, size_t size);
+
+// Rethrows a decoding error met while walking a source's records, prefixed with where
+// it happened: "<input>: kernel K, CTA id C, warp W, record R: <what>".
+[[noreturn]] void throw_record_error(const std::string& input, uint64_t kernel, uint64_t cta_id, size_t warp,
+                                     uint64_t record, const std::exception& e);
 
 }  // namespace zng::trace

@@ -197,6 +197,28 @@ TEST(TraceSummary, TextAndJsonCarryTheNumbers) {
     EXPECT_DOUBLE_EQ(j["read_ratio"].get<double>(), 36.0 / 39.0);
 }
 
+TEST(TraceSummary, MalformedRecordsAreReportedWithTheirPlace) {
+    KernelInfo k;
+    k.name = "k";
+    CtaTrace cta;
+    cta.cta_id = 0;
+    cta.records = 2;
+    cta.warps = {{0x04, 0x00, 0x07, 0x00}};   // a barrier, then kind 7 (invalid)
+    VectorTraceSource t({}, {KernelTrace{k, {cta}}}, "bad-source");
+    try {
+        summarize(t);
+        FAIL() << "expected TraceError";
+    } catch (const TraceError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad-source: kernel 0, CTA id 0, warp 0, record 1: malformed record"),
+                  std::string::npos)
+            << e.what();
+    }
+    t.rewind();
+    std::ostringstream out;
+    EXPECT_THROW(dump_trace(t, out), TraceError);
+    EXPECT_NE(out.str().find("barrier"), std::string::npos) << "records before the bad one are printed";
+}
+
 TEST(TraceDump, ListsEveryRecord) {
     TraceHeader h;
     h.workload = "w";
