@@ -41,6 +41,18 @@ void write_gzip(const std::string& path, const std::vector<uint8_t>& bytes) {
     gzclose(f);
 }
 
+std::vector<uint8_t> read_gzip(const std::string& path) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) throw std::runtime_error("cannot read " + path);
+    std::vector<uint8_t> out;
+    uint8_t buf[4096];
+    int n;
+    while ((n = gzread(f, buf, sizeof buf)) > 0) out.insert(out.end(), buf, buf + n);
+    gzclose(f);
+    if (n < 0) throw std::runtime_error("gzread failed for " + path);
+    return out;
+}
+
 void write_xz(const std::string& path, const std::string& text) {
     std::vector<uint8_t> out(lzma_stream_buffer_bound(text.size()));
     size_t pos = 0;

@@ -27,6 +27,7 @@ private:
 
 void write_text(const std::string& path, const std::string& text);
 void write_gzip(const std::string& path, const std::vector<uint8_t>& bytes);
+std::vector<uint8_t> read_gzip(const std::string& path);
 void write_xz(const std::string& path, const std::string& text);
 
 struct DecodedCta {
