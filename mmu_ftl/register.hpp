@@ -1,6 +1,6 @@
 // Registers every mmu_ftl component implementation in its slot: the translators
-// (zng_dbmt, hetero_host), the memory back ends (hybridgpu, host_paged_memory) and the
-// wear-levelling policies. Safe to call more than once.
+// (zng_dbmt, hetero_host), the memory back end (hybridgpu) and the wear-levelling
+// policies. Safe to call more than once.
 #pragma once
 
 namespace zng {

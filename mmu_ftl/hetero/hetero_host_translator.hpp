@@ -6,8 +6,9 @@
 // then its link to host memory) and copies it over the GPU's PCIe link into a frame.
 // When GPU memory is full the least recently used page is evicted: its TLB entries are
 // shot down and, if dirty, it is copied back over PCIe and written to the SSD. The
-// GPU memory reports accesses and writes through note_access() (see
-// host_paged_memory.hpp), which keeps the LRU order and the dirty bits exact.
+// LRU order follows translations; whoever sees the GPU-memory traffic (the platform's
+// memory path) calls note_access() so that it follows every access and so that
+// written pages are dirty (pages never reported as written are evicted clean).
 #pragma once
 #include <memory>
 #include <vector>
