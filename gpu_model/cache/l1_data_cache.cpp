@@ -1,0 +1,259 @@
+#include "gpu_model/cache/l1_data_cache.hpp"
+
+#include <bit>
+
+#include "gpu_model/common/schema_helpers.hpp"
+#include "gpu_model/common/sector.hpp"
+
+namespace zng::gpu {
+
+const ComponentSchema& L1Config::schema() {
+    static const ComponentSchema s{
+        .slot = "gpu.l1d",
+        .name = "l1d",
+        .description = "per-SM L1 data cache with merging MSHRs and a configurable write policy",
+        .params =
+            {
+                typed_param("size", ParamType::Size, "48KiB", "capacity (size / (ways x line) sets)", 128,
+                            static_cast<double>(uint64_t{1} << 32)),
+                uint_param("ways", "6", "associativity", 1, 64),
+                typed_param("line", ParamType::Size, "128B", "line size (power of two, 32 B .. 1 KiB)", 32, 1024),
+                uint_param("latency", "1", "tag lookup / hit latency, GPU cycles", 0, 100000),
+                uint_param("mshr_entries", "32", "lines being fetched at once", 1, 4096),
+                uint_param("mshr_merge", "8", "accesses merged into one line fetch", 1, 4096),
+                uint_param("miss_queue", "8", "requests waiting to enter the crossbar", 1, 4096),
+                choice_param("write_policy", "write_through", {"write_through", "write_back"},
+                             "write_through: no allocate on store miss (Fermi global stores); write_back: "
+                             "allocate (fetch on write) and write dirty victims back"),
+            },
+        .ports = {"out: requests to the crossbar"},
+        .stats = {"hits, misses: load lookups", "merges: misses merged into an MSHR in flight",
+                  "reservation_fails: accesses refused (MSHR or miss queue full)",
+                  "stores, store_hits, atomics: other accesses", "writebacks: dirty lines written back",
+                  "mshr_occupancy: time-weighted MSHR entries in use"}};
+    return s;
+}
+
+L1Config L1Config::from(const Params& p) {
+    L1Config c;
+    c.size = p.size("size");
+    c.ways = p.u32("ways");
+    c.line = static_cast<uint32_t>(p.size("line"));
+    c.latency = p.u32("latency");
+    c.mshr_entries = p.u32("mshr_entries");
+    c.mshr_merge = p.u32("mshr_merge");
+    c.miss_queue = p.u32("miss_queue");
+    c.write_policy = p.str("write_policy") == "write_back" ? WritePolicy::WriteBack : WritePolicy::WriteThrough;
+    if (!std::has_single_bit(c.line)) p.fail("line", std::to_string(c.line) + " B is not a power of two");
+    if (c.size % (uint64_t{c.ways} * c.line) != 0)
+        p.fail("size", "must be a multiple of ways x line (" + std::to_string(c.ways * c.line) + " B)");
+    return c;
+}
+
+L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& clock, const L1Config& cfg,
+                         L1Client& client)
+    : Component(sim, std::move(name), clock),
+      cfg_(cfg),
+      client_(client),
+      port_(*this, this->name() + ".out"),
+      tags_(cfg.sets(), cfg.ways),
+      mshr_(cfg.mshr_entries, cfg.mshr_merge),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
+      lookup_(sim, [this](MemRequest*& r) { after_lookup(r); }, "l1d-lookup"),
+      outbound_(cfg.miss_queue + cfg.mshr_entries),
+      hits_(stats().counter("hits", "load hits")),
+      misses_(stats().counter("misses", "misses that fetched a line")),
+      merges_(stats().counter("merges", "misses merged into an MSHR already fetching the line")),
+      reservation_fails_(stats().counter("reservation_fails", "accesses refused: MSHR or miss queue full")),
+      writebacks_(stats().counter("writebacks", "dirty lines written back to the L2")),
+      store_hits_(stats().counter("store_hits", "stores that found their line")),
+      stores_(stats().counter("stores", "store accesses")),
+      atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)")),
+      mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
+      mshr_occupancy_(mshr_avg_) {}
+
+bool L1DataCache::access(MemRequest* r) {
+    const uint64_t line = r->paddr >> line_shift_;
+    const uint32_t set = set_of(line);
+    const int way = tags_.find(set, line);
+    const bool queue_full = outbound_.size() + outbound_reserved_ >= cfg_.miss_queue;
+    const Tick done = clock().edge_after(now(), cfg_.latency);
+    switch (r->op) {
+        case MemOp::Read:
+            if (way == TagArray::kMiss) return miss(r, line);
+            ++hits_;
+            tags_.touch(set, static_cast<uint32_t>(way));
+            lookup_.push(r, done);
+            return true;
+        case MemOp::Write:
+            if (cfg_.write_policy == WritePolicy::WriteBack) {
+                if (way == TagArray::kMiss) {
+                    if (!miss(r, line)) return false;
+                    ++stores_;
+                    return true;
+                }
+                ++stores_;
+                ++store_hits_;
+                tags_.touch(set, static_cast<uint32_t>(way));
+                tags_.at(set, static_cast<uint32_t>(way)).dirty = true;
+                lookup_.push(r, done);
+                return true;
+            }
+            if (queue_full) break;
+            ++stores_;
+            if (way != TagArray::kMiss) {
+                ++store_hits_;
+                tags_.touch(set, static_cast<uint32_t>(way));
+            }
+            ++outbound_reserved_;
+            lookup_.push(r, done);
+            return true;
+        case MemOp::Atomic:
+            if (queue_full) break;
+            ++atomics_;
+            if (way != TagArray::kMiss) {
+                if (tags_.at(set, static_cast<uint32_t>(way)).dirty) writeback(line);
+                tags_.invalidate(set, static_cast<uint32_t>(way));
+            }
+            ++outbound_reserved_;
+            lookup_.push(r, done);
+            return true;
+        default:
+            throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " access from a warp");
+    }
+    refused_ = true;
+    ++reservation_fails_;
+    return false;
+}
+
+bool L1DataCache::miss(MemRequest* r, uint64_t line) {
+    int e = mshr_.find(line);
+    if (e != MshrTable::kNone) {
+        if (!mshr_.can_merge(e)) {
+            refused_ = true;
+            ++reservation_fails_;
+            return false;
+        }
+        ++merges_;
+        mshr_.add_waiter(e, r);
+        return true;
+    }
+    if (mshr_.full() || outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) {
+        refused_ = true;
+        ++reservation_fails_;
+        return false;
+    }
+    ++misses_;
+    e = mshr_.allocate(line);
+    mshr_.add_waiter(e, r);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    MemRequest* f = sim().requests().get();
+    f->app = r->app;
+    f->sm = r->sm;
+    f->warp = r->warp;
+    f->pc = r->pc;
+    f->vaddr = r->vaddr & ~static_cast<uint64_t>(cfg_.line - 1);
+    f->paddr = line << line_shift_;
+    f->size = cfg_.line;
+    f->sector_mask = full_sector_mask(cfg_.line);
+    f->op = MemOp::Read;
+    f->stamp[static_cast<int>(Stage::Issue)] = r->stamp[static_cast<int>(Stage::Issue)];
+    f->stamp[static_cast<int>(Stage::TlbDone)] = r->stamp[static_cast<int>(Stage::TlbDone)];
+    f->context = this;
+    f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
+    ++outbound_reserved_;
+    lookup_.push(f, clock().edge_after(now(), cfg_.latency));
+    return true;
+}
+
+void L1DataCache::after_lookup(MemRequest*& r) {
+    r->mark(Stage::L1Done, now());
+    bool forward = own(r) || r->op == MemOp::Atomic ||
+                   (r->op == MemOp::Write && cfg_.write_policy == WritePolicy::WriteThrough);
+    if (!forward) {
+        client_.l1_complete(r);
+        return;
+    }
+    --outbound_reserved_;
+    send_out(r);
+}
+
+void L1DataCache::send_out(MemRequest* r) {
+    outbound_.push_back(r);
+    ++in_flight_;
+    try_send();
+}
+
+void L1DataCache::try_send() {
+    while (!outbound_.empty() && !port_.waiting_retry()) {
+        if (!port_.send(outbound_.front())) break;
+        outbound_.pop_front();
+    }
+    unblock();
+}
+
+void L1DataCache::unblock() {
+    if (!refused_) return;
+    refused_ = false;
+    client_.l1_unblocked();
+}
+
+void L1DataCache::recv_retry(RequestPort&) { try_send(); }
+
+void L1DataCache::writeback(uint64_t line) {
+    MemRequest* w = sim().requests().get();
+    w->paddr = line << line_shift_;
+    w->vaddr = w->paddr;  // a victim's virtual address is not kept; the L2 uses paddr
+    w->size = cfg_.line;
+    w->sector_mask = full_sector_mask(cfg_.line);
+    w->op = MemOp::Writeback;
+    w->context = this;
+    w->tag = kWriteback;
+    ++writebacks_;
+    send_out(w);
+}
+
+void L1DataCache::recv_response(MemRequest* r, RequestPort&) {
+    --in_flight_;
+    if (!own(r)) {  // a forwarded store or atomic, acknowledged by the L2
+        client_.l1_complete(r);
+        return;
+    }
+    if ((r->tag & 3) == kWriteback) {
+        sim().requests().put(r);
+        return;
+    }
+    fill(r);
+}
+
+void L1DataCache::fill(MemRequest* f) {
+    const int e = static_cast<int>(f->tag >> 2);
+    const uint64_t line = mshr_.key(e);
+    const uint32_t set = set_of(line);
+    int way = tags_.find(set, line);
+    if (way == TagArray::kMiss) {
+        uint32_t v = tags_.victim(set);
+        const TagLine& old = tags_.at(set, v);
+        if (old.valid && old.dirty) writeback(old.tag);
+        tags_.install(set, v, line);
+        way = static_cast<int>(v);
+    }
+    TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
+    const uint32_t n = mshr_.waiters(e);
+    for (uint32_t i = 0; i < n; ++i) {
+        MemRequest* r = mshr_.waiter(e, i);
+        if (i == 0) {
+            // The access that missed first owns the fill's journey through the hierarchy.
+            for (int s = static_cast<int>(Stage::L1Done); s < static_cast<int>(Stage::Complete); ++s)
+                if (f->stamp[s]) r->stamp[s] = f->stamp[s];
+        }
+        if (r->op == MemOp::Write) l.dirty = true;
+        client_.l1_complete(r);
+    }
+    mshr_.release(e);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    sim().requests().put(f);
+    unblock();
+}
+
+}  // namespace zng::gpu

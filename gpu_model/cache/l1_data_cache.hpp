@@ -1,0 +1,107 @@
+// Per-SM L1 data cache (paper Table I: 48 KB, 64 sets x 6 ways, 128 B lines, LRU,
+// 1 cycle). Physically indexed (accesses arrive translated). Misses allocate an MSHR
+// that fetches the whole line from the L2; later misses to the same line merge into
+// it. Write policy:
+//   write_through (default, Fermi's policy for global data): stores go to the L2,
+//     update a present line, never allocate;
+//   write_back: stores hit-or-fetch a line and dirty it; dirty victims are written
+//     back to the L2.
+// Atomics bypass the L1 (performed at the L2) and drop any copy of their line.
+// Everything leaves through one RequestPort toward the crossbar.
+#pragma once
+#include <cstdint>
+
+#include "gpu_model/common/mshr_table.hpp"
+#include "gpu_model/common/occupancy_tracker.hpp"
+#include "gpu_model/common/ring_queue.hpp"
+#include "gpu_model/common/tag_array.hpp"
+#include "sim/config/params.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/timed_queue.hpp"
+#include "sim/mem/port.hpp"
+
+namespace zng::gpu {
+
+enum class WritePolicy : uint8_t { WriteThrough, WriteBack };
+
+struct L1Config {
+    uint64_t size = 48 * 1024;
+    uint32_t ways = 6;
+    uint32_t line = 128;
+    uint32_t latency = 1;  // cycles
+    uint32_t mshr_entries = 32;
+    uint32_t mshr_merge = 8;
+    uint32_t miss_queue = 8;
+    WritePolicy write_policy = WritePolicy::WriteThrough;
+    uint32_t sets() const { return static_cast<uint32_t>(size / (uint64_t{ways} * line)); }
+
+    static const ComponentSchema& schema();
+    static L1Config from(const Params& p);
+};
+
+// What the L1 calls back on its SM.
+class L1Client {
+public:
+    virtual ~L1Client() = default;
+    // A warp access is done: load data ready, store/atomic acknowledged.
+    virtual void l1_complete(MemRequest* r) = 0;
+    // The L1 refused an access earlier and can take one again.
+    virtual void l1_unblocked() = 0;
+};
+
+class L1DataCache final : public Component, public MemRequester {
+public:
+    L1DataCache(Simulator& sim, std::string name, const ClockDomain& clock, const L1Config& cfg, L1Client& client);
+
+    // Offers a translated warp access. False: no MSHR / queue room now; the client keeps
+    // it and is told through l1_unblocked() when to offer it again.
+    bool access(MemRequest* r);
+    RequestPort& port() { return port_; }
+
+    void recv_response(MemRequest* r, RequestPort& port) override;
+    void recv_retry(RequestPort& port) override;
+
+    // Requests of its own (fills, write-backs) and forwarded warp accesses not yet
+    // answered, for end-of-run checks.
+    uint64_t in_flight() const { return in_flight_; }
+    const TagArray& tags() const { return tags_; }
+    uint32_t mshrs_in_use() const { return mshr_.in_use(); }
+    void flush_stats() { mshr_occupancy_.flush(now()); }
+
+private:
+    enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
+    bool own(const MemRequest* r) const { return r->context == this; }
+    uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line % tags_.sets()); }
+    bool miss(MemRequest* r, uint64_t line);
+    void after_lookup(MemRequest*& r);
+    void fill(MemRequest* f);
+    void send_out(MemRequest* r);
+    void try_send();
+    void writeback(uint64_t line);
+    void unblock();
+
+    L1Config cfg_;
+    L1Client& client_;
+    RequestPort port_;
+    TagArray tags_;
+    MshrTable mshr_;
+    uint32_t line_shift_;
+    TimedQueue<MemRequest*> lookup_;  // accesses whose tag lookup is in progress
+    RingQueue<MemRequest*> outbound_;
+    uint32_t outbound_reserved_ = 0;  // outbound slots promised to accesses in lookup
+    uint64_t in_flight_ = 0;
+    bool refused_ = false;
+
+    Counter& hits_;
+    Counter& misses_;
+    Counter& merges_;
+    Counter& reservation_fails_;
+    Counter& writebacks_;
+    Counter& store_hits_;
+    Counter& stores_;
+    Counter& atomics_;
+    Average& mshr_avg_;
+    OccupancyTracker mshr_occupancy_;
+};
+
+}  // namespace zng::gpu

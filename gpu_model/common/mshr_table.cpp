@@ -1,0 +1,49 @@
+#include "gpu_model/common/mshr_table.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::gpu {
+
+MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge) {
+    if (entries == 0 || max_merge == 0)
+        throw SimError("MSHR table needs at least one entry and one waiter slot (got " + std::to_string(entries) +
+                       " x " + std::to_string(max_merge) + ")");
+    entries_.resize(entries);
+    slots_.resize(static_cast<size_t>(entries) * max_merge, nullptr);
+    active_.reserve(entries);
+    free_.reserve(entries);
+    for (uint32_t i = entries; i-- > 0;) free_.push_back(i);  // hand out entry 0 first
+}
+
+int MshrTable::allocate(uint64_t key, uint32_t flags) {
+    if (free_.empty()) throw SimError("MSHR allocation with no free entry");
+    uint32_t i = free_.back();
+    free_.pop_back();
+    entries_[i] = Entry{key, 0, flags, true};
+    active_.push_back(i);
+    ++in_use_;
+    return static_cast<int>(i);
+}
+
+void MshrTable::add_waiter(int e, MemRequest* r) {
+    Entry& en = entries_[e];
+    if (en.waiters >= max_merge_) throw SimError("MSHR merge beyond the entry's waiter slots");
+    slots_[static_cast<size_t>(e) * max_merge_ + en.waiters++] = r;
+}
+
+void MshrTable::release(int e) {
+    Entry& en = entries_[e];
+    if (!en.valid) throw SimError("MSHR release of a free entry");
+    en.valid = false;
+    en.waiters = 0;
+    auto it = std::find(active_.begin(), active_.end(), static_cast<uint32_t>(e));
+    *it = active_.back();
+    active_.pop_back();
+    free_.push_back(static_cast<uint32_t>(e));
+    --in_use_;
+}
+
+}  // namespace zng::gpu

@@ -1,0 +1,57 @@
+// Miss status holding registers: one entry per line being fetched, each with a bounded
+// list of the requests waiting for it (merged misses). Entries and waiter slots are
+// preallocated, as in hardware; a full table or a full entry is a structural stall the
+// owner must handle (keep the request and retry when release() frees room).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/mem/mem_request.hpp"
+
+namespace zng::gpu {
+
+class MshrTable {
+public:
+    static constexpr int kNone = -1;
+
+    MshrTable(uint32_t entries, uint32_t max_merge);
+
+    uint32_t capacity() const { return static_cast<uint32_t>(entries_.size()); }
+    uint32_t max_merge() const { return max_merge_; }
+    uint32_t in_use() const { return in_use_; }
+    bool full() const { return in_use_ == entries_.size(); }
+
+    // Entry tracking `key`, or kNone.
+    int find(uint64_t key) const {
+        for (uint32_t i : active_)
+            if (entries_[i].key == key) return static_cast<int>(i);
+        return kNone;
+    }
+    // Takes a free entry for `key` (caller checked !full()).
+    int allocate(uint64_t key, uint32_t flags = 0);
+    bool can_merge(int e) const { return entries_[e].waiters < max_merge_; }
+    void add_waiter(int e, MemRequest* r);
+
+    uint64_t key(int e) const { return entries_[e].key; }
+    uint32_t flags(int e) const { return entries_[e].flags; }
+    void set_flags(int e, uint32_t f) { entries_[e].flags = f; }
+    uint32_t waiters(int e) const { return entries_[e].waiters; }
+    MemRequest* waiter(int e, uint32_t i) const { return slots_[static_cast<size_t>(e) * max_merge_ + i]; }
+    void release(int e);
+
+private:
+    struct Entry {
+        uint64_t key = 0;
+        uint32_t waiters = 0;
+        uint32_t flags = 0;
+        bool valid = false;
+    };
+    uint32_t max_merge_;
+    uint32_t in_use_ = 0;
+    std::vector<Entry> entries_;
+    std::vector<MemRequest*> slots_;   // entries x max_merge
+    std::vector<uint32_t> active_;     // indices of valid entries (search list)
+    std::vector<uint32_t> free_;
+};
+
+}  // namespace zng::gpu

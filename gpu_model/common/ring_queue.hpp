@@ -1,0 +1,50 @@
+// A FIFO on a power-of-two ring buffer. Hardware queues in the model (LD/ST queue,
+// crossbar outputs, cache miss queues) push and pop millions of times; a ring that has
+// reached its working size never allocates again, unlike std::deque's chunk churn.
+// Capacity limits are the owner's business (it checks size() against its configured
+// depth); the ring itself only grows, by doubling, when completely full.
+#pragma once
+#include <bit>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace zng::gpu {
+
+template <class T>
+class RingQueue {
+public:
+    explicit RingQueue(size_t initial_capacity = 16)
+        : buf_(std::bit_ceil(initial_capacity < 2 ? size_t{2} : initial_capacity)) {}
+
+    bool empty() const { return size_ == 0; }
+    size_t size() const { return size_; }
+    T& front() { return buf_[head_]; }
+    const T& front() const { return buf_[head_]; }
+    T& operator[](size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+    const T& operator[](size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+
+    void push_back(T v) {
+        if (size_ == buf_.size()) grow();
+        buf_[(head_ + size_) & (buf_.size() - 1)] = std::move(v);
+        ++size_;
+    }
+    void pop_front() {
+        head_ = (head_ + 1) & (buf_.size() - 1);
+        --size_;
+    }
+    void clear() { head_ = size_ = 0; }
+
+private:
+    void grow() {
+        std::vector<T> bigger(buf_.size() * 2);
+        for (size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
+        buf_.swap(bigger);
+        head_ = 0;
+    }
+    std::vector<T> buf_;
+    size_t head_ = 0;
+    size_t size_ = 0;
+};
+
+}  // namespace zng::gpu

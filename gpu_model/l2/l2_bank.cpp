@@ -1,0 +1,329 @@
+#include "gpu_model/l2/l2_bank.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "gpu_model/common/sector.hpp"
+
+namespace zng::gpu {
+
+L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
+               const L2AddressMap& map, L2Policy& policy, L2PrefetchSink& sink)
+    : Component(sim, std::move(name), clock),
+      cfg_(cfg),
+      map_(map),
+      policy_(policy),
+      sink_(sink),
+      cpu_port_(*this, this->name() + ".in"),
+      mem_port_(*this, this->name() + ".mem"),
+      tags_(cfg.sets_per_bank(), cfg.ways),
+      mshr_(cfg.mshr_entries, cfg.mshr_merge),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
+      input_(cfg.input_queue),
+      fills_(16),
+      mem_out_(cfg.memory_queue),
+      responses_(sim,
+                 [this](MemRequest*& r) {
+                     if (!r->passed(Stage::L2Done)) r->mark(Stage::L2Done, now());
+                     send_response(r);
+                 },
+                 "l2-response"),
+      lookups_(sim,
+               [this](MemRequest*& f) {
+                   f->mark(Stage::L2Done, now());
+                   --mem_reserved_;
+                   send_to_memory(f);
+               },
+               "l2-lookup"),
+      hits_(stats().counter("hits", "read hits")),
+      misses_(stats().counter("misses", "read misses that fetched a line")),
+      merges_(stats().counter("merges", "misses merged into a fetch in flight")),
+      write_hits_(stats().counter("write_hits", "stores and write-backs that found their line")),
+      write_misses_(stats().counter("write_misses", "stores and write-backs that missed")),
+      atomics_(stats().counter("atomics", "atomic operations performed")),
+      evictions_(stats().counter("evictions", "valid lines replaced")),
+      writebacks_(stats().counter("writebacks", "dirty lines written back to memory")),
+      prefetches_(stats().counter("prefetches", "fills issued by the L2 policy")),
+      prefetch_drops_(stats().counter("prefetch_drops", "policy prefetches dropped for lack of MSHR/queue room")),
+      bypassed_writes_(stats().counter("bypassed_writes", "stores sent straight to memory by the policy")),
+      busy_cycles_(stats().counter("busy_cycles", "cycles the bank array was occupied", "cycles")),
+      mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
+      mshr_occupancy_(mshr_avg_) {}
+
+bool L2Bank::idle() const {
+    return input_.empty() && fills_.empty() && mem_out_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
+           responses_.empty() && lookups_.empty();
+}
+
+// ---- arrival ------------------------------------------------------------------------
+
+bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
+    if (input_.size() >= cfg_.input_queue) {
+        refused_ = true;
+        return false;
+    }
+    r->mark(Stage::L2Arrive, now());
+    input_.push_back(r);
+    wake_at(now());
+    return true;
+}
+
+void L2Bank::wake_at(Tick t) {
+    sim().events().schedule_at_most(tick_ev_, std::max(clock().next_edge(t), busy_until_));
+}
+
+void L2Bank::occupy(uint32_t cycles) {
+    busy_until_ = clock().edge_after(now(), cycles ? cycles : 1);
+    busy_cycles_ += cycles ? cycles : 1;
+}
+
+void L2Bank::tick() {
+    if (now() < busy_until_) {
+        sim().schedule(tick_ev_, busy_until_);
+        return;
+    }
+    if (!fills_.empty()) {
+        MemRequest* f = fills_.front();
+        fills_.pop_front();
+        fill(f);
+    } else if (!input_.empty() && !stalled_) {
+        if (serve(input_.front())) {
+            input_.pop_front();
+            if (refused_) {
+                refused_ = false;
+                cpu_port_.retry();
+            }
+        } else {
+            stalled_ = true;
+        }
+    }
+    if (!fills_.empty() || (!input_.empty() && !stalled_))
+        sim().schedule(tick_ev_, std::max(busy_until_, clock().edge_after(now(), 1)));
+}
+
+// ---- lookups ------------------------------------------------------------------------
+
+bool L2Bank::serve(MemRequest* r) {
+    const uint64_t line = r->paddr >> line_shift_;
+    const uint32_t set = set_of(r->paddr);
+    const int way = tags_.find(set, line);
+    TagLine* l = way == TagArray::kMiss ? nullptr : &tags_.at(set, static_cast<uint32_t>(way));
+    switch (r->op) {
+        case MemOp::Read:
+            if (!l) return miss(r, line);
+            ++hits_;
+            tags_.touch(set, static_cast<uint32_t>(way));
+            l->accessed = true;
+            policy_.on_access(*r, l);
+            respond(r, cfg_.read_latency);
+            occupy(1);
+            return true;
+        case MemOp::Write:
+        case MemOp::Writeback:
+            if (r->op == MemOp::Write && policy_.bypass_write(*r)) {
+                if (!memory_room(1)) return false;
+                ++bypassed_writes_;
+                send_to_memory(r);
+                occupy(1);
+                return true;
+            }
+            if (l) {
+                ++write_hits_;
+                tags_.touch(set, static_cast<uint32_t>(way));
+                l->dirty = true;
+                l->accessed = true;
+                policy_.on_access(*r, l);
+                respond(r, cfg_.write_latency);
+                occupy(cfg_.write_latency);
+                return true;
+            }
+            if (r->sector_mask == full_sector_mask(cfg_.line) && mshr_.find(line) == MshrTable::kNone) {
+                // The store covers the whole line: allocate without fetching it.
+                if (!memory_room(1)) return false;
+                ++write_misses_;
+                TagLine& nl = allocate(set, line, *r);
+                nl.dirty = true;
+                nl.accessed = true;
+                policy_.on_access(*r, nullptr);
+                respond(r, cfg_.write_latency);
+                occupy(cfg_.write_latency);
+                return true;
+            }
+            return miss(r, line);
+        case MemOp::Atomic:
+            if (!l) return miss(r, line);
+            ++atomics_;
+            tags_.touch(set, static_cast<uint32_t>(way));
+            l->dirty = true;
+            l->accessed = true;
+            policy_.on_access(*r, l);
+            respond(r, cfg_.read_latency + cfg_.write_latency);
+            occupy(cfg_.write_latency);
+            return true;
+        default:
+            throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " request from the crossbar");
+    }
+}
+
+bool L2Bank::miss(MemRequest* r, uint64_t line) {
+    int e = mshr_.find(line);
+    if (e != MshrTable::kNone) {
+        if (!mshr_.can_merge(e)) return false;
+        mshr_.add_waiter(e, r);
+        ++merges_;
+    } else {
+        if (mshr_.full() || !memory_room(2)) return false;  // the fill, and the write-back it may cause
+        fetch(line, *r, 0, r);
+        ++(r->op == MemOp::Read ? misses_ : r->op == MemOp::Atomic ? atomics_ : write_misses_);
+        policy_.on_access(*r, nullptr);
+        policy_.on_miss(*r, sink_);
+        occupy(1);
+        return true;
+    }
+    if (r->op == MemOp::Atomic) ++atomics_;
+    policy_.on_access(*r, nullptr);
+    occupy(1);
+    return true;
+}
+
+bool L2Bank::fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter) {
+    const int e = mshr_.allocate(line, flags);
+    if (waiter) mshr_.add_waiter(e, waiter);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    MemRequest* f = sim().requests().get();
+    f->app = cause.app;
+    f->sm = cause.sm;
+    f->warp = cause.warp;
+    f->pc = cause.pc;
+    f->vaddr = cause.vaddr & ~static_cast<uint64_t>(cfg_.line - 1);
+    f->paddr = line << line_shift_;
+    f->size = cfg_.line;
+    f->sector_mask = full_sector_mask(cfg_.line);
+    f->op = (flags & kPrefetchEntry) ? MemOp::Prefetch : MemOp::Read;
+    if (waiter)
+        for (int s = 0; s <= static_cast<int>(Stage::L2Arrive); ++s) f->stamp[s] = cause.stamp[s];
+    f->context = this;
+    f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
+    ++mem_reserved_;
+    lookups_.push(f, clock().edge_after(now(), cfg_.read_latency));
+    return true;
+}
+
+bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
+    const uint64_t line = paddr >> line_shift_;
+    if (tags_.find(set_of(paddr), line) != TagArray::kMiss || mshr_.find(line) != MshrTable::kNone) return false;
+    if (mshr_.full() || !memory_room(2)) {
+        ++prefetch_drops_;
+        return false;
+    }
+    fetch(line, cause, kPrefetchEntry, nullptr);
+    ++prefetches_;
+    return true;
+}
+
+// ---- fills and replacement ----------------------------------------------------------
+
+TagLine& L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) {
+    const uint32_t v = tags_.victim(set, policy_.fill_ways(cause));
+    const TagLine& old = tags_.at(set, v);
+    if (old.valid) {
+        ++evictions_;
+        policy_.on_evict(old);
+        if (old.dirty) writeback(old.tag);
+    }
+    return tags_.install(set, v, line);
+}
+
+void L2Bank::fill(MemRequest* f) {
+    const int e = static_cast<int>(f->tag >> 2);
+    const uint64_t line = mshr_.key(e);
+    const bool prefetched = (mshr_.flags(e) & kPrefetchEntry) != 0;
+    const uint32_t set = set_of(f->paddr);
+    const int way = tags_.find(set, line);
+    TagLine& l = way == TagArray::kMiss ? allocate(set, line, *f) : tags_.at(set, static_cast<uint32_t>(way));
+    l.prefetched = prefetched;
+    policy_.on_fill(l, prefetched);
+    const uint32_t n = mshr_.waiters(e);
+    for (uint32_t i = 0; i < n; ++i) {
+        MemRequest* r = mshr_.waiter(e, i);
+        if (i == 0 && !prefetched) {
+            // The request that missed first owns the fetch's journey to memory and back.
+            for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
+                if (f->stamp[s]) r->stamp[s] = f->stamp[s];
+        }
+        l.accessed = true;
+        switch (r->op) {
+            case MemOp::Read: respond(r, 0); break;
+            case MemOp::Atomic:
+                l.dirty = true;
+                respond(r, cfg_.write_latency);
+                break;
+            default:
+                l.dirty = true;
+                respond(r, 0);
+                break;
+        }
+    }
+    mshr_.release(e);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    sim().requests().put(f);
+    occupy(cfg_.write_latency);  // the fill writes the array
+    unstall();
+}
+
+void L2Bank::writeback(uint64_t line) {
+    MemRequest* w = sim().requests().get();
+    w->paddr = line << line_shift_;
+    w->vaddr = w->paddr;  // a victim's virtual address is not kept
+    w->size = cfg_.line;
+    w->sector_mask = full_sector_mask(cfg_.line);
+    w->op = MemOp::Writeback;
+    w->context = this;
+    w->tag = kWriteback;
+    ++writebacks_;
+    send_to_memory(w);
+}
+
+// ---- to and from memory -------------------------------------------------------------
+
+void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, clock().edge_after(now(), delay)); }
+
+void L2Bank::send_to_memory(MemRequest* r) {
+    mem_out_.push_back(r);
+    ++mem_in_flight_;
+    if (is_write_op(r->op)) bytes_to_memory_ += r->size;
+    try_send();
+}
+
+void L2Bank::try_send() {
+    while (!mem_out_.empty() && !mem_port_.waiting_retry()) {
+        if (!mem_port_.send(mem_out_.front())) break;
+        mem_out_.pop_front();
+    }
+    unstall();
+}
+
+void L2Bank::unstall() {
+    if (!stalled_) return;
+    stalled_ = false;
+    wake_at(now());
+}
+
+void L2Bank::recv_retry(RequestPort&) { try_send(); }
+
+void L2Bank::recv_response(MemRequest* r, RequestPort&) {
+    --mem_in_flight_;
+    if (!own(r)) {  // a bypassed store, acknowledged by memory
+        respond(r, 0);
+        return;
+    }
+    if ((r->tag & 3) == kWriteback) {
+        sim().requests().put(r);
+        return;
+    }
+    bytes_from_memory_ += r->size;
+    fills_.push_back(r);
+    wake_at(now());
+}
+
+}  // namespace zng::gpu

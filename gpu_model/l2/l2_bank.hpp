@@ -1,0 +1,105 @@
+// One L2 bank: a slice of the tag/data array, its MSHRs, and one port to the memory
+// back end. Write-back, write-allocate: a store hit dirties the line; a store miss
+// fetches the line (unless it writes the whole line) and merges on fill; atomics are
+// performed here. The bank serves one access per cycle; an array write (store, atomic,
+// fill) holds the bank for the technology's write latency (STT-MRAM: 5 cycles), which
+// is what makes STT-MRAM writes expensive. Fills go before new requests (they hold
+// MSHRs); read data is forwarded to the requesters as the fill arrives.
+#pragma once
+#include <cstdint>
+
+#include "gpu_model/common/mshr_table.hpp"
+#include "gpu_model/common/occupancy_tracker.hpp"
+#include "gpu_model/common/ring_queue.hpp"
+#include "gpu_model/common/tag_array.hpp"
+#include "gpu_model/l2/l2_config.hpp"
+#include "gpu_model/l2/l2_policy.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/timed_queue.hpp"
+#include "sim/mem/port.hpp"
+
+namespace zng::gpu {
+
+class L2Bank final : public Component, public MemResponder, public MemRequester {
+public:
+    L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
+           const L2AddressMap& map, L2Policy& policy, L2PrefetchSink& sink);
+
+    ResponsePort& cpu_port() { return cpu_port_; }
+    RequestPort& mem_port() { return mem_port_; }
+
+    // Fetches a line for the policy; false when present, already fetched, or no room.
+    bool prefetch(uint64_t paddr, const MemRequest& cause);
+
+    bool recv_request(MemRequest* r, ResponsePort& port) override;
+    void recv_response(MemRequest* r, RequestPort& port) override;
+    void recv_retry(RequestPort& port) override;
+
+    // Nothing queued, fetching or waiting for the back end.
+    bool idle() const;
+    const TagArray& tags() const { return tags_; }
+    uint64_t memory_in_flight() const { return mem_in_flight_; }
+    uint64_t bytes_from_memory() const { return bytes_from_memory_; }
+    uint64_t bytes_to_memory() const { return bytes_to_memory_; }
+    void flush_stats() { mshr_occupancy_.flush(now()); }
+
+private:
+    enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
+    enum Flags : uint32_t { kPrefetchEntry = 1 };
+    bool own(const MemRequest* r) const { return r->context == this; }
+    uint32_t set_of(uint64_t paddr) const { return static_cast<uint32_t>(map_.local_line(paddr) % tags_.sets()); }
+
+    void tick();
+    void wake_at(Tick t);
+    bool serve(MemRequest* r);
+    bool miss(MemRequest* r, uint64_t line);
+    bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
+    void fill(MemRequest* f);
+    TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
+    void writeback(uint64_t line);
+    void respond(MemRequest* r, uint32_t delay);
+    void occupy(uint32_t cycles);
+    void send_to_memory(MemRequest* r);
+    void try_send();
+    void unstall();
+    bool memory_room(uint32_t n) const { return mem_out_.size() + mem_reserved_ + n <= cfg_.memory_queue; }
+
+    L2Config cfg_;
+    const L2AddressMap& map_;
+    L2Policy& policy_;
+    L2PrefetchSink& sink_;
+    ResponsePort cpu_port_;
+    RequestPort mem_port_;
+    TagArray tags_;
+    MshrTable mshr_;
+    uint32_t line_shift_;
+    RingQueue<MemRequest*> input_;
+    RingQueue<MemRequest*> fills_;
+    RingQueue<MemRequest*> mem_out_;
+    uint32_t mem_reserved_ = 0;  // memory-queue slots promised to fetches in lookup
+    uint64_t mem_in_flight_ = 0;
+    uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
+    Tick busy_until_ = 0;
+    bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot
+    bool refused_ = false;   // the crossbar holds a refused request
+    TimedQueue<MemRequest*> responses_;
+    TimedQueue<MemRequest*> lookups_;  // fetches whose tag lookup is in progress
+    MemberEvent<L2Bank, &L2Bank::tick> tick_ev_{this, "l2-bank"};
+
+    Counter& hits_;
+    Counter& misses_;
+    Counter& merges_;
+    Counter& write_hits_;
+    Counter& write_misses_;
+    Counter& atomics_;
+    Counter& evictions_;
+    Counter& writebacks_;
+    Counter& prefetches_;
+    Counter& prefetch_drops_;
+    Counter& bypassed_writes_;
+    Counter& busy_cycles_;
+    Average& mshr_avg_;
+    OccupancyTracker mshr_occupancy_;
+};
+
+}  // namespace zng::gpu

@@ -1,0 +1,50 @@
+// Parameters of the L2 (the `gpu.l2` section) and its bank interleaving.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/config/params.hpp"
+
+namespace zng::gpu {
+
+enum class ArrayTechnology : uint8_t { Sram, SttMram };
+
+struct L2Config {
+    uint32_t banks = 6;
+    uint64_t size = 6ull << 20;  // all banks together
+    uint32_t ways = 8;
+    uint32_t line = 128;
+    ArrayTechnology technology = ArrayTechnology::Sram;
+    uint32_t read_latency = 1;   // cycles
+    uint32_t write_latency = 1;  // cycles; writes and fills hold the bank this long
+    uint64_t interleave = 256;   // bytes of contiguous physical address per bank
+    uint32_t mshr_entries = 64;  // per bank
+    uint32_t mshr_merge = 16;
+    uint32_t input_queue = 8;    // requests buffered at a bank's crossbar side
+    uint32_t memory_queue = 16;  // requests waiting to enter the memory back end
+    const ConfigNode* policy = nullptr;  // `policy:` section (slot l2_policy)
+    std::string path;                    // config path, for messages
+
+    uint32_t sets_per_bank() const { return static_cast<uint32_t>(size / banks / ways / line); }
+
+    static const ComponentSchema& schema();
+    static L2Config from(const Params& p);
+};
+
+// Physical address -> (bank, line index within the bank). Consecutive `interleave`-byte
+// chunks go to consecutive banks, so streams spread over all banks.
+class L2AddressMap {
+public:
+    L2AddressMap(uint32_t banks, uint64_t interleave, uint32_t line)
+        : banks_(banks), interleave_(interleave), lines_per_chunk_(interleave / line), line_(line) {}
+    uint32_t bank(uint64_t paddr) const { return static_cast<uint32_t>((paddr / interleave_) % banks_); }
+    uint64_t local_line(uint64_t paddr) const {
+        uint64_t chunk = paddr / interleave_;
+        return (chunk / banks_) * lines_per_chunk_ + (paddr % interleave_) / line_;
+    }
+
+private:
+    uint64_t banks_, interleave_, lines_per_chunk_, line_;
+};
+
+}  // namespace zng::gpu

@@ -1,0 +1,60 @@
+// Hook for L2 policies (slot "l2_policy", `gpu.l2.policy: {type: ...}`): prefetchers,
+// predictors, write bypass and way pinning attach here without touching the banks.
+// ZnG's read optimisation (PC-indexed predictor, access monitor, page-sized fills) and
+// write optimisation (pinned ways for redirected dirty pages) are such policies; `none`
+// is the plain cache. One instance serves every bank (a predictor is shared L2 state).
+// The tag lines a policy sees carry the prefetch and accessed bits: the bank sets
+// `prefetched` on a prefetch fill and `accessed` on every demand hit or fill.
+#pragma once
+#include <cstdint>
+
+#include "gpu_model/common/tag_array.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/core/clock_domain.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/mem/mem_request.hpp"
+#include "sim/stats/stats.hpp"
+
+namespace zng::gpu {
+
+// Where a policy sends prefetches: the L2 routes the line to its bank, which fetches it
+// unless it is present, already being fetched, or out of MSHRs (then it is dropped).
+class L2PrefetchSink {
+public:
+    virtual ~L2PrefetchSink() = default;
+    // True if a fill was issued.
+    virtual bool prefetch(uint64_t paddr, const MemRequest& cause) = 0;
+};
+
+class L2Policy {
+public:
+    virtual ~L2Policy() = default;
+    // A demand lookup (read, write or atomic); `line` is null on a miss.
+    virtual void on_access(const MemRequest& r, const TagLine* line) { (void)r, (void)line; }
+    // A demand miss that allocated an MSHR; the policy may prefetch around it.
+    virtual void on_miss(const MemRequest& r, L2PrefetchSink& sink) { (void)r, (void)sink; }
+    // A line was filled (prefetch = filled by a prefetch).
+    virtual void on_fill(const TagLine& line, bool prefetch) { (void)line, (void)prefetch; }
+    // A valid line is about to be replaced.
+    virtual void on_evict(const TagLine& line) { (void)line; }
+    // True: this store skips the L2 and goes straight to memory.
+    virtual bool bypass_write(const MemRequest& r) { (void)r; return false; }
+    // Ways (bit w = way w) a fill for `r` may replace; pinning withholds ways.
+    virtual uint64_t fill_ways(const MemRequest& r) { (void)r; return ~0ull; }
+};
+
+struct L2PolicyContext {
+    uint32_t banks = 0;
+    uint32_t line_size = 0;
+    uint64_t size = 0;
+    uint32_t ways = 0;
+    const ClockDomain* clock = nullptr;
+    std::string stats_prefix;  // e.g. "gpu.l2.policy"
+};
+
+using L2PolicySlot = Slot<L2Policy, Simulator&, const L2PolicyContext&>;
+L2PolicySlot& l2_policy_slot();
+
+void register_l2_policies();
+
+}  // namespace zng::gpu

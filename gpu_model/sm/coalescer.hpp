@@ -1,0 +1,38 @@
+// Memory coalescing: the 32 lanes of a warp memory instruction become one request per
+// cache line touched, each with a mask of the sectors touched. A lane's access that
+// straddles a line boundary contributes to both lines, so one instruction makes at
+// most 64 line requests. Requests come out in order of the first lane touching each
+// line, which keeps the model deterministic and close to the hardware's lane order.
+#pragma once
+#include <cstdint>
+
+#include "traces/trace.hpp"
+
+namespace zng::gpu {
+
+struct LineAccess {
+    uint64_t line = 0;     // line-aligned address
+    uint32_t sectors = 0;  // bit s = sector s of the line touched
+};
+
+class Coalescer {
+public:
+    static constexpr uint32_t kMaxLines = 2 * trace::kWarpSize;
+
+    // line_size and sector_size are powers of two with at most 32 sectors per line.
+    Coalescer(uint32_t line_size, uint32_t sector_size);
+
+    // Writes the line requests of memory record `r` into out[0..n) and returns n.
+    uint32_t coalesce(const trace::WarpRecord& r, LineAccess* out) const;
+
+    uint32_t line_size() const { return line_size_; }
+    uint32_t sector_size() const { return sector_size_; }
+    // Bytes moved for a request with these sectors.
+    uint32_t bytes(uint32_t sectors) const;
+
+private:
+    uint32_t line_size_, sector_size_;
+    uint32_t sector_shift_;
+};
+
+}  // namespace zng::gpu

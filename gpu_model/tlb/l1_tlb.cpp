@@ -1,0 +1,109 @@
+#include "gpu_model/tlb/l1_tlb.hpp"
+
+#include "gpu_model/common/schema_helpers.hpp"
+
+namespace zng::gpu {
+
+const ComponentSchema& L1TlbConfig::schema() {
+    static const ComponentSchema s{
+        .slot = "gpu.l1_tlb",
+        .name = "l1_tlb",
+        .description = "per-SM L1 TLB (set-associative, LRU) with merging miss registers",
+        .params =
+            {
+                uint_param("entries", "64", "TLB entries", 1, 1 << 20),
+                uint_param("ways", "4", "associativity (entries / ways sets)", 1, 64),
+                uint_param("latency", "1", "lookup latency, GPU cycles", 0, 100000),
+                uint_param("mshr_entries", "16", "distinct pages being translated at once", 1, 4096),
+                uint_param("mshr_merge", "64", "accesses waiting on one page's translation", 1, 4096),
+            },
+        .ports = {},
+        .stats = {"hits, misses: lookups", "merges: misses to a page already being translated",
+                  "stalls: lookups refused for lack of a miss register"}};
+    return s;
+}
+
+L1TlbConfig L1TlbConfig::from(const Params& p) {
+    L1TlbConfig c;
+    c.entries = p.u32("entries");
+    c.ways = p.u32("ways");
+    c.latency = p.u32("latency");
+    c.mshr_entries = p.u32("mshr_entries");
+    c.mshr_merge = p.u32("mshr_merge");
+    if (c.entries % c.ways) p.fail("entries", "must be a multiple of ways (" + std::to_string(c.ways) + ")");
+    return c;
+}
+
+L1Tlb::L1Tlb(const L1TlbConfig& cfg, Mmu& mmu, uint32_t client_id, TlbClient& owner, StatGroup g)
+    : cfg_(cfg),
+      mmu_(mmu),
+      client_id_(client_id),
+      owner_(owner),
+      shift_(mmu.page_shift()),
+      tags_(cfg.entries / cfg.ways, cfg.ways),
+      mshr_(cfg.mshr_entries, cfg.mshr_merge),
+      hits_(g.counter("hits", "L1 TLB hits")),
+      misses_(g.counter("misses", "L1 TLB misses sent to the MMU")),
+      merges_(g.counter("merges", "L1 TLB misses merged with a translation in flight")),
+      stalls_(g.counter("stalls", "L1 TLB lookups refused for lack of a miss register")) {
+    mmu.attach(client_id, *this);
+}
+
+L1Tlb::Result L1Tlb::lookup(MemRequest* r) {
+    uint64_t vpn = r->vaddr >> shift_;
+    uint64_t key = page_key(r->app, vpn);
+    uint32_t set = set_of(key);
+    int way = tags_.find(set, key);
+    if (way != TagArray::kMiss) {
+        ++hits_;
+        tags_.touch(set, static_cast<uint32_t>(way));
+        set_paddr(r, tags_.at(set, static_cast<uint32_t>(way)).data);
+        return Result::Hit;
+    }
+    int e = mshr_.find(key);
+    if (e != MshrTable::kNone) {
+        if (!mshr_.can_merge(e)) {
+            ++stalls_;
+            return Result::Stall;
+        }
+        ++merges_;
+        mshr_.add_waiter(e, r);
+        return Result::Miss;
+    }
+    if (mshr_.full()) {
+        ++stalls_;
+        return Result::Stall;
+    }
+    ++misses_;
+    e = mshr_.allocate(key);
+    mshr_.add_waiter(e, r);
+    mmu_.request(client_id_, r->app, vpn, cfg_.latency);
+    return Result::Miss;
+}
+
+void L1Tlb::translation_done(uint16_t app, uint64_t vpn, uint64_t ppn) {
+    uint64_t key = page_key(app, vpn);
+    uint32_t set = set_of(key);
+    int way = tags_.find(set, key);
+    TagLine& line =
+        way == TagArray::kMiss ? tags_.install(set, tags_.victim(set), key) : tags_.at(set, static_cast<uint32_t>(way));
+    line.data = ppn;
+    int e = mshr_.find(key);
+    if (e == MshrTable::kNone) return;  // a shootdown raced the walk: nobody waits
+    for (uint32_t i = 0; i < mshr_.waiters(e); ++i) {
+        MemRequest* r = mshr_.waiter(e, i);
+        set_paddr(r, ppn);
+        owner_.translated(r);
+    }
+    mshr_.release(e);
+    owner_.tlb_unblocked();
+}
+
+void L1Tlb::invalidate(uint16_t app, uint64_t vpn) {
+    uint64_t key = page_key(app, vpn);
+    uint32_t set = set_of(key);
+    int way = tags_.find(set, key);
+    if (way != TagArray::kMiss) tags_.invalidate(set, static_cast<uint32_t>(way));
+}
+
+}  // namespace zng::gpu
