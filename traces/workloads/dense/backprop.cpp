@@ -217,19 +217,17 @@ public:
             WarpEmitter& we = ke.warp(w);
             we.compute(kAwPrologue);
             auto index = [&](int l) { const Lane t = lane_of(w, l); return weight_index(by, t.tx, t.ty); };
+            const LaneAddrs oldw = lane_addresses(kFullMask, [&](int l) { return a_.prev_weights + index(l) * kF; });
+            const LaneAddrs weight = lane_addresses(kFullMask, [&](int l) { return a_.weights + index(l) * kF; });
             we.load(kAwLoadDelta, kFullMask, lane_addresses(kFullMask, [&](int l) {
                 return a_.delta + uint64_t(lane_of(w, l).tx + 1) * kF; }), kF);
             we.load(kAwLoadLy, kFullMask, lane_addresses(kFullMask, [&](int l) {
                 return a_.input + (uint64_t(kBlock) * by + lane_of(w, l).ty + 1) * kF; }), kF);
-            we.load(kAwLoadOldw, kFullMask, lane_addresses(kFullMask, [&](int l) {
-                return a_.prev_weights + index(l) * kF; }), kF);
-            we.load(kAwLoadW, kFullMask, lane_addresses(kFullMask, [&](int l) {
-                return a_.weights + index(l) * kF; }), kF);
+            we.load(kAwLoadOldw, kFullMask, oldw, kF);
+            we.load(kAwLoadW, kFullMask, weight, kF);
             we.compute(kAwUpdate);
-            const auto addr_w = lane_addresses(kFullMask, [&](int l) { return a_.weights + index(l) * kF; });
-            we.store(kAwStoreW, kFullMask, addr_w, kF);
-            we.store(kAwStoreOldw, kFullMask, lane_addresses(kFullMask, [&](int l) {
-                return a_.prev_weights + index(l) * kF; }), kF);
+            we.store(kAwStoreW, kFullMask, weight, kF);
+            we.store(kAwStoreOldw, kFullMask, oldw, kF);
             for (int l = 0; l < trace::kWarpSize; ++l) {
                 const Lane t = lane_of(w, l);
                 update(weight_index(by, t.tx, t.ty), t.tx + 1, ly_[size_t(kBlock) * by + t.ty + 1]);

@@ -1,5 +1,6 @@
 #include "traces/workloads/dense/gaussian.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
