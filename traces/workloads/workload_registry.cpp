@@ -111,6 +111,7 @@ std::string workload_cache_key(const std::string& name, const WorkloadOptions& o
     validate_options(o);
     const WorkloadEntry& entry = builtin_workloads().get(name);
     std::string canon = "zngsim-workload framework=" + std::to_string(kFrameworkVersion) +
+                        " format=" + std::to_string(trace::kTraceFormatVersion) +
                         " generator=" + std::to_string(entry.version) + "\nname=" + name +
                         "\npreset=" + o.preset + "\ninput=" + o.input;
     if (!o.input.empty()) {

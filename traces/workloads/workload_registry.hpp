@@ -47,7 +47,7 @@ const std::vector<WorkloadInfo>& list_workloads();
 void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path);
 
 // Key of a cached trace: workload, every option, the input file's size and mtime,
-// and the generator version. 16 hex digits.
+// the generator version and the trace format version. 16 hex digits.
 std::string workload_cache_key(const std::string& name, const WorkloadOptions& options);
 
 // Path of the trace of `name` in cache_dir, generated first (temp file + rename, so
