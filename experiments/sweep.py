@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Runs a zngsim sweep: every point of a spec as its own `zngsim run`, in parallel.
+
+usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--preset small|paper]
+                            [--zngsim PATH] [--dry-run] [--no-validate]
+
+Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json) and
+DIR/results.csv (one row per finished point; rewritten after each one). A finished
+point is skipped on a re-run, so an interrupted sweep loses only the points that were
+in flight. A failing point does not stop the others; failures are listed at the end
+with their logs. Exit status: 0 every point finished, 1 some failed, 2 bad spec or
+option, 130 interrupted.
+"""
+import argparse
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweeps.executors import Job, LocalExecutor  # noqa: E402
+from sweeps.spec import ROOT, SpecError, load_spec  # noqa: E402
+from sweeps.store import ResultsTable, Store  # noqa: E402
+
+
+def default_zngsim():
+    return os.environ.get("ZNGSIM") or os.path.join(ROOT, "build", "zngsim")
+
+
+def fmt_duration(s):
+    s = int(round(s))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def validate_configs(spec, zngsim):
+    """Checks each distinct (config, overrides) once with `zngsim config validate`, so
+    a misspelt --set key fails the sweep before hundreds of points fail one by one."""
+    seen = set()
+    for p in spec.points:
+        key = (p.config, p.set)
+        if key in seen:
+            continue
+        seen.add(key)
+        cmd = [zngsim, "config", "validate", p.config_path()]
+        for k, v in p.set:
+            cmd += ["--set", f"{k}={v}"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            msg = (r.stderr or r.stdout).strip()
+            where = f"{p.config}" + "".join(f" --set {k}={v}" for k, v in p.set)
+            raise SpecError(f"{spec.path}: point {p.id}: {where}: {msg}")
+
+
+class Progress:
+    """One line per ended point: done/total, elapsed and an ETA from this run's rate."""
+
+    def __init__(self, total, already):
+        self.total, self.done, self.start, self.ran = total, already, time.monotonic(), 0
+
+    def ended(self, point, ok, reason, wall, in_flight):
+        self.done += 1
+        self.ran += 1
+        elapsed = time.monotonic() - self.start
+        left = self.total - self.done
+        eta = elapsed / self.ran * left if left else 0.0
+        status = f"ok in {fmt_duration(wall)}" if ok else f"FAILED ({reason})"
+        print(f"[{self.done}/{self.total}] {point.id}: {status}; {in_flight} running, "
+              f"elapsed {fmt_duration(elapsed)}, ETA {fmt_duration(eta)}", flush=True)
+
+
+def lock_results(out):
+    """Two sweeps writing one results directory would redo and clobber each other."""
+    f = open(os.path.join(out, ".sweep.lock"), "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SpecError(f"--out {out}: another sweep is running in this directory")
+    return f
+
+
+def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False):
+    store = Store(out)
+    lock = lock_results(out)
+    table = ResultsTable(store, spec)
+    left_over = store.remove_leftovers()
+    if left_over:
+        print(f"removed {len(left_over)} unfinished point(s) of an interrupted sweep", flush=True)
+    todo = [p for p in spec.points if not store.is_done(p)]
+    for p in spec.points:
+        if store.is_done(p):
+            table.add(p)
+    print(f"sweep {spec.name}: {len(spec.points)} points, {len(spec.points) - len(todo)} already done, "
+          f"{len(todo)} to run -> {out}", flush=True)
+    if dry_run:
+        for p in todo:
+            print(" ".join(p.command(zngsim, store.running_dir(p))))
+        return 0
+    if todo and validate:
+        validate_configs(spec, zngsim)
+
+    progress = Progress(len(spec.points), len(spec.points) - len(todo))
+    failures, queue, started = [], list(todo), {}
+    try:
+        while queue or executor.in_flight:
+            while queue and executor.free_slots() > 0:
+                p = queue.pop(0)
+                d = store.running_dir(p)
+                cmd = p.command(zngsim, d)
+                store.prepare(p, cmd)
+                executor.submit(Job(p, cmd, d, os.path.join(d, "log.txt")))
+                started[p.id] = time.monotonic()
+            for job, rc in executor.wait():
+                p = job.point
+                ok, d, reason = store.finish(p, rc)
+                if ok:
+                    table.add(p)
+                    table.write()
+                else:
+                    failures.append((p, os.path.join(d, "log.txt"), reason))
+                progress.ended(p, ok, reason, time.monotonic() - started.pop(p.id), executor.in_flight)
+    except KeyboardInterrupt:
+        executor.cancel()
+        store.remove_leftovers()
+        path, rows = table.write()
+        print(f"\nsweep {spec.name}: interrupted; {rows}/{len(spec.points)} points finished in {path}",
+              file=sys.stderr)
+        return 130
+    finally:
+        lock.close()
+
+    path, rows = table.write()
+    print(f"sweep {spec.name}: {rows}/{len(spec.points)} points in {path}", flush=True)
+    if failures:
+        print(f"{len(failures)} point(s) failed:")
+        for p, log, reason in failures:
+            print(f"  {p.id} ({reason}): {log}")
+        return 1
+    return 0
+
+
+def stop_on_sigterm(signum, frame):
+    """SIGTERM (a scheduler, `kill`) stops the sweep like Ctrl-C: children killed, CSV written."""
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("spec", help="sweep spec (YAML)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="points run at once (default: all cores, %(default)s)")
+    ap.add_argument("--out", help="results directory (default: experiments/results/<spec name>)")
+    ap.add_argument("--preset", help="workload preset for every point (small|paper), overriding the spec")
+    ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
+    ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
+    ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
+    a = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
+    try:
+        if a.jobs < 1:
+            raise SpecError(f"-j {a.jobs}: expected at least 1")
+        spec = load_spec(a.spec, a.preset)
+        if not a.dry_run and not (os.path.isfile(a.zngsim) and os.access(a.zngsim, os.X_OK)):
+            raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
+        out = a.out or os.path.join(ROOT, "experiments", "results", spec.name)
+        return run_sweep(spec, out, os.path.abspath(a.zngsim), LocalExecutor(a.jobs),
+                         validate=not a.no_validate, dry_run=a.dry_run)
+    except SpecError as e:
+        print(f"sweep: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
