@@ -100,6 +100,9 @@ TEST(KernelEmitter, RecordsRoundTripThroughTheTraceFile) {
             EXPECT_EQ(w0.instructions(), 3u + 1 + 1 + 1);   // Exit not yet counted
             ke.end_cta();
             EXPECT_THROW(ke.begin_cta(2), std::out_of_range);
+            ke.end();
+            EXPECT_THROW(ke.end(), std::logic_error);
+            EXPECT_THROW(ke.begin_cta(0), std::logic_error);
         }
         w.finish();
     }

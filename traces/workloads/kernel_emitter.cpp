@@ -133,12 +133,19 @@ KernelEmitter::KernelEmitter(trace::TraceWriter& w, const trace::KernelInfo& k)
 KernelEmitter::~KernelEmitter() noexcept(false) {
     // While an exception unwinds, the trace is abandoned anyway; throwing again would
     // terminate the program.
-    if (std::uncaught_exceptions() > uncaught_at_start_) return;
+    if (ended_ || std::uncaught_exceptions() > uncaught_at_start_) return;
+    end();
+}
+
+void KernelEmitter::end() {
+    if (ended_) throw std::logic_error("KernelEmitter: '" + info_.name + "' ended twice");
     if (in_cta_) end_cta();
+    ended_ = true;
     writer_.end_kernel();
 }
 
 void KernelEmitter::begin_cta(uint64_t cta_id) {
+    if (ended_) throw std::logic_error("KernelEmitter: begin_cta after '" + info_.name + "' ended");
     if (in_cta_) throw std::logic_error("KernelEmitter: begin_cta while CTA is open in '" + info_.name + "'");
     if (cta_id >= info_.grid.count())
         throw std::out_of_range("KernelEmitter: CTA " + std::to_string(cta_id) + " outside the grid of '" +

@@ -90,7 +90,10 @@ bool detect_stride(uint32_t mask, const LaneAddrs& lane_addr, uint64_t& base, in
 class KernelEmitter {
 public:
     KernelEmitter(trace::TraceWriter& w, const trace::KernelInfo& k);   // begin_kernel
-    ~KernelEmitter() noexcept(false);                                   // end_kernel
+    // Ends the launch if end() was not called, unless an exception is unwinding.
+    // Prefer end(): errors from the writer then surface as ordinary exceptions even
+    // when the emitter lives inside a container whose destructor is noexcept.
+    ~KernelEmitter() noexcept(false);
     KernelEmitter(const KernelEmitter&) = delete;
     KernelEmitter& operator=(const KernelEmitter&) = delete;
 
@@ -98,6 +101,8 @@ public:
     // Warp `w` of the current CTA; throws std::out_of_range past warps_per_cta().
     WarpEmitter& warp(uint32_t w);
     void end_cta();
+    // Closes an open CTA and ends the launch (end_kernel). Nothing may follow.
+    void end();
 
     const trace::KernelInfo& info() const { return info_; }
     uint32_t warps_per_cta() const { return static_cast<uint32_t>(warps_.size()); }
@@ -107,6 +112,7 @@ private:
     trace::KernelInfo info_;
     std::vector<WarpEmitter> warps_;
     bool in_cta_ = false;
+    bool ended_ = false;
     int uncaught_at_start_;
 };
 

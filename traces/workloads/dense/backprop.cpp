@@ -1,7 +1,6 @@
 #include "traces/workloads/dense/backprop.hpp"
 
 #include <cmath>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -276,6 +275,52 @@ trace::KernelInfo block_kernel(const std::string& name, uint32_t ctas, uint32_t 
     return k;
 }
 
+// Host code of bpnn_train_cuda between the two kernels: hidden units from the
+// partial sums, the output layer, both error terms, the hidden-to-output weights;
+// then the re-upload of the original input weights (layerforward overwrote them with
+// reduction partials) and of zeroed previous changes.
+void host_between_kernels(const BackpropNet& net, const std::vector<float>& d_partial, int blocks,
+                          BackpropResult& r) {
+    r.hidden_units.assign(kHid + 1, 0.0f);
+    r.hidden_units[0] = 1.0f;
+    for (int j = 1; j <= kHid; ++j) {
+        float sum = 0.0f;
+        for (int k = 0; k < blocks; ++k) sum += d_partial[size_t(k) * kHid + j - 1];
+        sum += net.input_weights[j];   // bias row k = 0 times input unit 1.0
+        r.hidden_units[j] = squash(sum);
+    }
+    r.output_units.assign(kOut + 1, 0.0f);
+    for (int j = 1; j <= kOut; ++j) {
+        float sum = 0.0f;
+        for (int k = 0; k <= kHid; ++k) sum += net.hidden_weights[size_t(k) * (kOut + 1) + j] * r.hidden_units[k];
+        r.output_units[j] = squash(sum);
+    }
+    std::vector<float> output_delta(kOut + 1, 0.0f);
+    for (int j = 1; j <= kOut; ++j) {
+        const float o = r.output_units[j];
+        output_delta[j] = o * (1.0f - o) * (net.target[j] - o);
+    }
+    r.hidden_delta.assign(kHid + 1, 0.0f);
+    for (int j = 1; j <= kHid; ++j) {
+        const float h = r.hidden_units[j];
+        float sum = 0.0f;
+        for (int k = 1; k <= kOut; ++k) sum += output_delta[k] * net.hidden_weights[size_t(j) * (kOut + 1) + k];
+        r.hidden_delta[j] = h * (1.0f - h) * sum;
+    }
+    r.hidden_weights = net.hidden_weights;
+    std::vector<float> hidden_prev(r.hidden_weights.size(), 0.0f);
+    for (int j = 1; j <= kOut; ++j)
+        for (int k = 0; k <= kHid; ++k) {
+            const size_t idx = size_t(k) * (kOut + 1) + j;
+            const float change = static_cast<float>(kEta * output_delta[j] * r.hidden_units[k] + kMomentum * hidden_prev[idx]);
+            r.hidden_weights[idx] += change;
+            hidden_prev[idx] = change;
+        }
+
+    r.input_weights = net.input_weights;
+    r.input_prev_weights.assign(r.input_weights.size(), 0.0f);
+}
+
 }  // namespace
 
 BackpropNet make_backprop_net(int in, uint64_t seed) {
@@ -325,65 +370,27 @@ BackpropResult generate_backprop(const BackpropNet& net, WorkloadContext& ctx) {
     std::vector<float> d_weights = net.input_weights;
     std::vector<float> d_partial(size_t(blocks) * kBlock, 0.0f);
 
-    const bool merged = cap == 1;
-    std::optional<KernelEmitter> ke;
-    ke.emplace(writer, merged ? block_kernel("bpnn_layerforward_CUDA+bpnn_adjust_weights_cuda", 2u * blocks,
-                                             kLfSharedBytes)
-                              : block_kernel("bpnn_layerforward_CUDA", blocks, kLfSharedBytes));
-    ctx.take_launch(kBackpropDefaultLaunches);
     LayerForward lf(a, d_input, d_weights, d_partial);
-    for (int by = 0; by < blocks; ++by) lf.cta(*ke, by, by);
-
-    // Host: hidden units from the partial sums, then the output layer on the CPU.
-    r.hidden_units.assign(kHid + 1, 0.0f);
-    r.hidden_units[0] = 1.0f;
-    for (int j = 1; j <= kHid; ++j) {
-        float sum = 0.0f;
-        for (int k = 0; k < blocks; ++k) sum += d_partial[size_t(k) * kHid + j - 1];
-        sum += net.input_weights[j];   // bias row k = 0 times input unit 1.0
-        r.hidden_units[j] = squash(sum);
-    }
-    r.output_units.assign(kOut + 1, 0.0f);
-    for (int j = 1; j <= kOut; ++j) {
-        float sum = 0.0f;
-        for (int k = 0; k <= kHid; ++k) sum += net.hidden_weights[size_t(k) * (kOut + 1) + j] * r.hidden_units[k];
-        r.output_units[j] = squash(sum);
-    }
-    std::vector<float> output_delta(kOut + 1, 0.0f);
-    for (int j = 1; j <= kOut; ++j) {
-        const float o = r.output_units[j];
-        output_delta[j] = o * (1.0f - o) * (net.target[j] - o);
-    }
-    r.hidden_delta.assign(kHid + 1, 0.0f);
-    for (int j = 1; j <= kHid; ++j) {
-        const float h = r.hidden_units[j];
-        float sum = 0.0f;
-        for (int k = 1; k <= kOut; ++k) sum += output_delta[k] * net.hidden_weights[size_t(j) * (kOut + 1) + k];
-        r.hidden_delta[j] = h * (1.0f - h) * sum;
-    }
-    r.hidden_weights = net.hidden_weights;
-    std::vector<float> hidden_prev(r.hidden_weights.size(), 0.0f);
-    for (int j = 1; j <= kOut; ++j)
-        for (int k = 0; k <= kHid; ++k) {
-            const size_t idx = size_t(k) * (kOut + 1) + j;
-            const float change = static_cast<float>(kEta * output_delta[j] * r.hidden_units[k] + kMomentum * hidden_prev[idx]);
-            r.hidden_weights[idx] += change;
-            hidden_prev[idx] = change;
-        }
-
-    // Host re-uploads the original weights (layerforward overwrote them with partial
-    // products), the hidden deltas and zeroed previous changes.
-    r.input_weights = net.input_weights;
-    r.input_prev_weights.assign(r.input_weights.size(), 0.0f);
-    if (!merged) {
-        ke.reset();   // end of the layerforward launch
-        if (ctx.take_launch(kBackpropDefaultLaunches))
-            ke.emplace(writer, block_kernel("bpnn_adjust_weights_cuda", blocks, 0));
-    }
-    if (ke) {
+    ctx.take_launch(kBackpropDefaultLaunches);
+    if (cap == 1) {
+        // Table II's single kernel: both kernels as one launch, CTA for CTA.
+        KernelEmitter ke(writer, block_kernel("bpnn_layerforward_CUDA+bpnn_adjust_weights_cuda", 2u * blocks,
+                                              kLfSharedBytes));
+        for (int by = 0; by < blocks; ++by) lf.cta(ke, by, by);
+        host_between_kernels(net, d_partial, blocks, r);
         AdjustWeights aw(a, r.hidden_delta, d_input, r.input_weights, r.input_prev_weights);
-        const uint64_t first = merged ? uint64_t(blocks) : 0;
-        for (int by = 0; by < blocks; ++by) aw.cta(*ke, first + by, by);
+        for (int by = 0; by < blocks; ++by) aw.cta(ke, uint64_t(blocks) + by, by);
+        ke.end();
+    } else {
+        KernelEmitter lf_launch(writer, block_kernel("bpnn_layerforward_CUDA", blocks, kLfSharedBytes));
+        for (int by = 0; by < blocks; ++by) lf.cta(lf_launch, by, by);
+        lf_launch.end();
+        host_between_kernels(net, d_partial, blocks, r);
+        ctx.take_launch(kBackpropDefaultLaunches);
+        KernelEmitter aw_launch(writer, block_kernel("bpnn_adjust_weights_cuda", blocks, 0));
+        AdjustWeights aw(a, r.hidden_delta, d_input, r.input_weights, r.input_prev_weights);
+        for (int by = 0; by < blocks; ++by) aw.cta(aw_launch, by, by);
+        aw_launch.end();
     }
     return r;
 }

@@ -68,6 +68,7 @@ public:
                 }
                 ke.end_cta();
             }
+        ke.end();
     }
 
 private:

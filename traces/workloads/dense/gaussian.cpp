@@ -74,6 +74,7 @@ public:
             }
             ke.end_cta();
         }
+        ke.end();
     }
 
     void fan2(trace::TraceWriter& w, int t) {
@@ -123,6 +124,7 @@ public:
                 ke.end_cta();
             }
         }
+        ke.end();
     }
 
 private:

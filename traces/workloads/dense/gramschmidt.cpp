@@ -71,6 +71,7 @@ public:
             }
             ke.end_cta();
         }
+        ke.end();
     }
 
 private:
