@@ -40,6 +40,11 @@ constexpr uint64_t kMaxArrays = 65536;
 constexpr uint64_t kMaxCtaBytes = uint64_t(1) << 30;
 
 constexpr int kDefaultCompressionLevel = 3;
+// zstd window: the writer pins level 3's usual 2 MiB so readers need little memory;
+// the reader refuses frames asking for more than 16 MiB, so a corrupt frame header
+// cannot make zstd reserve the 128 MiB its default limit allows.
+constexpr int kWriterWindowLog = 21;
+constexpr int kReaderMaxWindowLog = 24;
 
 // Empty when the kernel can be stored; otherwise what is wrong with it.
 std::string kernel_info_problem(const KernelInfo& k);

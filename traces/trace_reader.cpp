@@ -90,6 +90,7 @@ TraceFileReader::TraceFileReader(std::string path) : path_(std::move(path)) {
     if (!file_) throw TraceError(fmt::format("{}: cannot open trace: {}", path_, std::strerror(errno)));
     dctx_.reset(ZSTD_createDCtx());
     if (!dctx_) fail("cannot create a zstd decompression context");
+    ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, ztr::kReaderMaxWindowLog);
     zin_.resize(ZSTD_DStreamInSize());
     zout_.resize(ZSTD_DStreamOutSize());
     read_prefix();

@@ -138,6 +138,7 @@ TraceWriter::TraceWriter(const std::string& path, const TraceHeader& header) : i
     if (w.cctx == nullptr) w.fail("cannot create a zstd compression context");
     ZSTD_CCtx_setParameter(w.cctx, ZSTD_c_compressionLevel, ztr::kDefaultCompressionLevel);
     ZSTD_CCtx_setParameter(w.cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(w.cctx, ZSTD_c_windowLog, ztr::kWriterWindowLog);
     w.zout.resize(ZSTD_CStreamOutSize());
     w.stage.reserve(kStageBytes);
 

@@ -326,6 +326,22 @@ TEST(CorruptTrace, ErrorsSayWhereTheyHappened) {
     std::remove(path.c_str());
 }
 
+TEST(CorruptTrace, FrameAskingForAHugeWindowIsRefused) {
+    // A frame header declaring a 64 MiB window: zstd's own default limit (128 MiB)
+    // would accept it and reserve the memory; the reader's 16 MiB limit refuses it
+    // while parsing the header, which zstd reports as needing too much memory.
+    const std::string path = temp_path("ztr");
+    std::vector<uint8_t> bytes(ztr::kMagic, ztr::kMagic + 8);
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<uint8_t>(ztr::kFormatVersion >> (8 * i)));
+    // zstd magic; descriptor 0x04 (content checksum, no content size, windowed);
+    // window descriptor exponent 16 -> 2^(10 + 16) bytes; a last raw block of 1 byte.
+    for (uint8_t b : {0x28, 0xb5, 0x2f, 0xfd, 0x04, 16 << 3, 0x09, 0x00, 0x00, 0x48}) bytes.push_back(b);
+    put_file(path, bytes);
+    const std::string msg = consume_error(path);
+    EXPECT_NE(msg.find("too much memory"), std::string::npos) << msg;
+    std::remove(path.c_str());
+}
+
 TEST(CorruptTrace, ReaderRefusesUseAfterAnError) {
     const std::string path = temp_path("ztr");
     put_file(path, ztr_file(one_exit_trace().footer(1, 1, 1, 1, 1, 1).bytes));
