@@ -146,7 +146,11 @@ constexpr uint32_t kTraceFormatVersion = 2;
 
 // Writes a zngsim trace file (.ztr): versioned header, zstd-compressed stream of
 // kernels/CTAs/warps, footer with totals and a checksum so truncation is detected.
-// Records are buffered per CTA only.
+// Records are buffered per CTA only. The file is written as <path>.partial and renamed
+// by finish(); a writer destroyed before finish() leaves no file. Misuse (calls out of
+// order, warp or CTA id out of range, records after a warp's Exit, invalid records)
+// throws TraceError naming the path. add_encoded_cta() validates the CTA's records,
+// needs exactly warps_per_cta() warps and a correct `records` count.
 class TraceWriter {
 public:
     TraceWriter(const std::string& path, const TraceHeader& header);
