@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Runs a zngsim sweep: every point of a spec as its own `zngsim run`, in parallel.
 
-usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--preset small|paper]
+usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--preset small|paper]
                             [--zngsim PATH] [--dry-run] [--no-validate]
 
-Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json) and
-DIR/results.csv (one row per finished point; rewritten after each one). A finished
+Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json; or
+to a pool shared by several sweeps with --points) and DIR/results.csv (one row per finished point; rewritten after each one). A finished
 point is skipped on a re-run, so an interrupted sweep loses only the points that were
 in flight. A failing point does not stop the others; failures are listed at the end
 with their logs. Exit status: 0 every point finished, 1 some failed, 2 bad spec or
@@ -74,19 +74,19 @@ class Progress:
               f"elapsed {fmt_duration(elapsed)}, ETA {fmt_duration(eta)}", flush=True)
 
 
-def lock_results(out):
-    """Two sweeps writing one results directory would redo and clobber each other."""
-    f = open(os.path.join(out, ".sweep.lock"), "w")
+def lock_points(points_dir):
+    """Two sweeps writing one point pool would redo and clobber each other's points."""
+    f = open(os.path.join(points_dir, ".sweep.lock"), "w")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        raise SpecError(f"--out {out}: another sweep is running in this directory")
+        raise SpecError(f"{points_dir}: another sweep is running on these points")
     return f
 
 
-def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False):
-    store = Store(out)
-    lock = lock_results(out)
+def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None):
+    store = Store(out, points_dir)
+    lock = lock_points(store.points_dir)
     table = ResultsTable(store, spec)
     left_over = store.remove_leftovers()
     if left_over:
@@ -155,6 +155,7 @@ def main(argv=None):
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="points run at once (default: all cores, %(default)s)")
     ap.add_argument("--out", help="results directory (default: experiments/results/<spec name>)")
+    ap.add_argument("--points", help="point directory pool, may be shared by several sweeps (default: OUT/points)")
     ap.add_argument("--preset", help="workload preset for every point (small|paper), overriding the spec")
     ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
@@ -169,7 +170,7 @@ def main(argv=None):
             raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
         out = a.out or os.path.join(ROOT, "experiments", "results", spec.name)
         return run_sweep(spec, out, os.path.abspath(a.zngsim), LocalExecutor(a.jobs),
-                         validate=not a.no_validate, dry_run=a.dry_run)
+                         validate=not a.no_validate, dry_run=a.dry_run, points_dir=a.points)
     except SpecError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2

@@ -54,7 +54,7 @@ SPEC_KEYS = {
     "workloads": "workload names; co-running apps as 'betw-back' or 'betw,back'",
     "options": "workload options: " + ", ".join(WORKLOAD_OPTIONS),
     "set": "config overrides key: value or key: [values] (cartesian product)",
-    "variants": "named groups of overrides, label: {key: value}, crossed with the rest",
+    "variants": "named alternatives crossed with the rest, label: {config: (replaces configs), set: {key: value}}",
     "points": "explicit points instead of the product: [{config, workload, label, options, set}]",
     "metrics": "extra CSV columns, column: stat name",
     "app_metrics": "extra per-app CSV columns, column: stat name with {app}",
@@ -75,8 +75,9 @@ class Point:
     set: tuple = ()       # sorted (key, value-as-string) pairs
 
     def definition(self):
-        """What makes a point this point: its id is a hash of this."""
-        return {"config": self.config, "workload": self.workload, "label": self.label,
+        """What makes a point this point: its id is a hash of this. The label only names
+        it in a figure, so specs that label the same run differently share its result."""
+        return {"config": self.config, "workload": self.workload,
                 "options": dict(self.options), "set": dict(self.set)}
 
     @property
@@ -86,8 +87,6 @@ class Point:
     @property
     def id(self):
         parts = [self.config_name, self.workload]
-        if self.label:
-            parts.append(self.label)
         parts += [f"{k}={v}" for k, v in self.set]
         readable = "__".join(parts)
         readable = "".join(c if c.isalnum() or c in "._=-," else "_" for c in readable)[:120]
@@ -208,6 +207,23 @@ def _config_ref(check, cfg, key, spec_dir):
     check.fail(key, f"config file '{cfg}' not found (looked in {ROOT} and {spec_dir})")
 
 
+def _variants(check, raw):
+    """label -> (config or None, overrides); one unnamed variant when the spec has none."""
+    if "variants" not in raw:
+        return {"": (None, {})}
+    out = {}
+    for label, v in check.mapping(raw["variants"], "variants").items():
+        key = f"variants.{label}"
+        label = check.name(label, "variants")
+        v = check.mapping(v if v is not None else {}, key)
+        for k in v:
+            if k not in ("config", "set"):
+                check.fail(f"{key}.{k}", "unknown key (known: config, set)")
+        cfg = check.name(v["config"], f"{key}.config") if "config" in v else None
+        out[label] = (cfg, check.overrides(v.get("set") or {}, f"{key}.set", False))
+    return out
+
+
 def load_spec(path, preset=None):
     """Reads and validates a spec; `preset` (if given) overrides options.preset of every point."""
     check = _Checker(path)
@@ -262,24 +278,25 @@ def load_spec(path, preset=None):
                                check.name(p["label"], f"{key}.label") if "label" in p else "",
                                opts, check.overrides(p.get("set") or {}, f"{key}.set", False)))
     else:
-        for k in ("configs", "workloads"):
-            if k not in raw:
-                check.fail(k, "missing (or give explicit 'points')")
-        configs = check.string_list(raw["configs"], "configs")
+        if "workloads" not in raw:
+            check.fail("workloads", "missing (or give explicit 'points')")
         workloads = check.string_list(raw["workloads"], "workloads")
+        variants = _variants(check, raw)
+        if "configs" in raw:
+            configs = check.string_list(raw["configs"], "configs")
+        elif all(cfg for cfg, _ in variants.values()):
+            configs = [None]
+        else:
+            check.fail("configs", "missing (or give every variant its own 'config')")
         sets = check.overrides(raw.get("set") or {}, "set", True)
-        variants = {"": {}}
-        if "variants" in raw:
-            variants = {}
-            for label, ov in check.mapping(raw["variants"], "variants").items():
-                variants[check.name(label, "variants")] = check.overrides(ov or {}, f"variants.{label}", False)
         keys = sorted(sets)
         for ci, cfg in enumerate(configs):
             for wl in workloads:
-                for label, fixed in variants.items():
+                for label, (vcfg, fixed) in variants.items():
+                    cfg_key = f"variants.{label}.config" if vcfg else f"configs[{ci}]"
                     for combo in itertools.product(*(sets[k] for k in keys)):
                         ov = {**fixed, **dict(zip(keys, combo))}
-                        points.append(make(f"configs[{ci}]", cfg, wl, label, options, ov))
+                        points.append(make(cfg_key, vcfg or cfg, wl, label, options, ov))
 
     seen = {}
     for i, p in enumerate(points):

@@ -1,9 +1,12 @@
 """The results directory of a sweep.
 
-    <out>/points/<id>/          a finished point: stats.json, run.json, log.txt, point.json
-    <out>/points/<id>.running/  a point in flight (or left by a killed sweep)
-    <out>/points/<id>.failed/   the last failed attempt, kept for its log
-    <out>/results.csv           one row per finished point
+    <points>/<id>/          a finished point: stats.json, run.json, log.txt, point.json
+    <points>/<id>.running/  a point in flight (or left by a killed sweep)
+    <points>/<id>.failed/   the last failed attempt, kept for its log
+    <out>/results.csv       one row per finished point of this sweep
+
+<points> is <out>/points unless several sweeps share one pool: a point's id is a hash
+of its definition, so specs that contain the same point (fig10 and fig11) run it once.
 
 A point runs in its `.running` directory, which is renamed to `<id>` only after zngsim
 exited 0 and both JSON files parse. A rename is atomic, so a point directory exists
@@ -20,9 +23,10 @@ REQUIRED = ("stats.json", "run.json")
 
 
 class Store:
-    def __init__(self, out):
+    def __init__(self, out, points_dir=None):
         self.out = out
-        self.points_dir = os.path.join(out, "points")
+        self.points_dir = points_dir or os.path.join(out, "points")
+        os.makedirs(self.out, exist_ok=True)
         os.makedirs(self.points_dir, exist_ok=True)
 
     def final_dir(self, point):
@@ -54,7 +58,7 @@ class Store:
             shutil.rmtree(d)
         os.makedirs(d)
         with open(os.path.join(d, "point.json"), "w") as f:
-            json.dump({"id": point.id, **point.definition(), "command": command}, f, indent=1)
+            json.dump({"id": point.id, **point.definition(), "label": point.label, "command": command}, f, indent=1)
             f.write("\n")
         return d
 

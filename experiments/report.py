@@ -1,0 +1,267 @@
+#!/usr/bin/python3
+"""Writes the reproduction report: each headline claim of the ZnG paper beside the
+value zngsim measured and the ratio of the two.
+
+usage: experiments/report.py [--results-root DIR] [--out FILE]
+
+Reads the results.csv of each figure's sweep under DIR (default experiments/results).
+A claim whose sweep or statistic is missing is listed as such, never estimated. Where
+ours differs from the paper's by more than 25%, the row gets a numbered reason slot
+below the table, to be filled by whoever analyses the run: this script does not
+guess reasons.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fig11_flash_bandwidth as fig11  # noqa: E402
+import fig12_read_reaccesses as fig12  # noqa: E402
+import fig13_write_redundancy as fig13  # noqa: E402
+import fig15b_predictor_accuracy as fig15b  # noqa: E402
+import fig16a_monitor_thresholds as fig16a  # noqa: E402
+import fig17_gc as fig17  # noqa: E402
+from figures import paper  # noqa: E402
+from figures.metrics import geomean, mean, mean_ratio  # noqa: E402
+from figures.plotting import fmt  # noqa: E402
+from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_rows, require  # noqa: E402
+from figures.variant_bars import variant_averages  # noqa: E402
+
+TOLERANCE = 0.25
+
+
+class Missing(Exception):
+    pass
+
+
+def ipc_ratio(num, den, workloads=None):
+    def f(rows):
+        v, _ = mean_ratio(rows, "ipc", num, den, keys=workloads)
+        if v is None:
+            raise Missing(f"no workload has IPC for both {num} and {den}")
+        return v
+    return f
+
+
+def bw_ratio(num, den):
+    def f(rows):
+        avg = fig11.averages(rows)
+        if not avg.get(num) or not avg.get(den):
+            raise Missing(f"no medium bandwidth for {num} or {den}")
+        return avg[num] / avg[den]
+    return f
+
+
+def bw_of(cfg):
+    def f(rows):
+        v = fig11.averages(rows).get(cfg)
+        if v is None:
+            raise Missing(f"no medium bandwidth for {cfg}")
+        return v
+    return f
+
+
+def variant_avg(column, labels):
+    def f(rows):
+        _, avg, _ = variant_averages(rows, column, labels)
+        return avg
+    return f
+
+
+def reaccess_cut(lo, hi):
+    def f(rows):
+        avg = variant_avg("read_reaccesses", fig12.LABELS)(rows)
+        if not avg.get(lo) or avg.get(hi) is None:
+            raise Missing(f"no read re-accesses for {lo} or {hi}")
+        return 1 - avg[hi] / avg[lo]
+    return f
+
+
+def redirection_rise(rows):
+    avg = variant_avg("read_reaccesses", fig12.LABELS)(rows)
+    if not avg.get("dyn-prefetch") or avg.get("redirection") is None:
+        raise Missing("no read re-accesses for dyn-prefetch or redirection")
+    return avg["redirection"] / avg["dyn-prefetch"] - 1
+
+
+def redundancy(label):
+    def f(rows):
+        v = variant_avg("write_redundancy", fig13.LABELS)(rows).get(label)
+        if v is None:
+            raise Missing(f"no write redundancy for {label}")
+        return v
+    return f
+
+
+def redundancy_cut(rows):
+    avg = variant_avg("write_redundancy", fig13.LABELS)(rows)
+    if not avg.get("baseline") or avg.get("network") is None:
+        raise Missing("no write redundancy for baseline or network")
+    return 1 - avg["network"] / avg["baseline"]
+
+
+def label_ratio(num, den, reduce=geomean):
+    def f(rows):
+        a = {r["workload"]: r["ipc"] for r in rows if r["label"] == num and r.get("ipc")}
+        b = {r["workload"]: r["ipc"] for r in rows if r["label"] == den and r.get("ipc")}
+        rs = [a[w] / b[w] for w in a if w in b]
+        if not rs:
+            raise Missing(f"no workload has IPC for both {num} and {den}")
+        return reduce(rs)
+    return f
+
+
+def accuracy(reduce):
+    def f(rows):
+        acc = fig15b.accuracies(rows)
+        if not acc:
+            raise Missing("no predictor accuracy")
+        return reduce(acc.values())
+    return f
+
+
+def best_threshold(index):
+    def f(rows):
+        b = fig16a.best(fig16a.grid(rows)[0])
+        if b is None:
+            raise Missing("no threshold point with IPC")
+        return b[index]
+    return f
+
+
+def gc_effect(app):
+    def f(rows):
+        change, _, _ = fig17.gc_change(rows)
+        if change is None or change.get(app) is None:
+            raise Missing("the sweep has no pair of runs with and without GC merges")
+        return change[app]
+    return f
+
+
+# (claim as the paper states it, its value, the sweep it is measured from, how, what
+# ours means, the statistics it needs)
+CLAIMS = [
+    ("ZnG 7.5x HybridGPU IPC on average", paper.ZNG_OVER_HYBRIDGPU, "fig10_ipc",
+     ipc_ratio("zng", "hybridgpu"), "geomean over workloads of IPC ratio", ["ipc"]),
+    ("Optane +186% over HybridGPU", paper.OPTANE_OVER_HYBRIDGPU, "fig10_ipc",
+     ipc_ratio("optane", "hybridgpu"), "geomean IPC ratio", ["ipc"]),
+    ("HybridGPU +31% over Hetero (multi-app pairs)", paper.HYBRIDGPU_OVER_HETERO, "fig10_ipc",
+     ipc_ratio("hybridgpu", "hetero", paper.PAIRS), "geomean IPC ratio over " + ", ".join(paper.PAIRS), ["ipc"]),
+    ("ZnG-wropt 2.6x ZnG-rdopt", paper.WROPT_OVER_RDOPT, "fig10_ipc",
+     ipc_ratio("zng-wropt", "zng-rdopt"), "geomean IPC ratio", ["ipc"]),
+    ("ZnG 1.9x Optane bandwidth", paper.ZNG_BW_OVER_OPTANE, "fig11_flash_bandwidth",
+     bw_ratio("zng", "optane"), "ratio of mean medium bandwidths", ["medium_read_GBps"]),
+    ("HybridGPU flash bandwidth 4.2 GB/s", paper.HYBRIDGPU_FLASH_BW, "fig11_flash_bandwidth",
+     bw_of("hybridgpu"), "mean medium read+write bandwidth", ["medium_read_GBps"]),
+    ("ZnG-rdopt 2.9x HybridGPU flash bandwidth", paper.RDOPT_BW_OVER_HYBRIDGPU, "fig11_flash_bandwidth",
+     bw_ratio("zng-rdopt", "hybridgpu"), "ratio of mean medium bandwidths", ["medium_read_GBps"]),
+    ("ZnG-wropt +137% flash bandwidth over ZnG-rdopt", paper.WROPT_BW_OVER_RDOPT, "fig11_flash_bandwidth",
+     bw_ratio("zng-wropt", "zng-rdopt"), "ratio of mean medium bandwidths", ["medium_read_GBps"]),
+    ("ZnG +167% flash bandwidth over ZnG-wropt", paper.ZNG_BW_OVER_WROPT, "fig11_flash_bandwidth",
+     bw_ratio("zng", "zng-wropt"), "ratio of mean medium bandwidths", ["medium_read_GBps"]),
+    ("read re-accesses -55% (STT-MRAM L2 vs SRAM L2)", paper.STT_READ_REACCESS_CUT, "fig12_read_reaccesses",
+     reaccess_cut("sram-l2", "stt-mram-l2"), "1 - mean(stt)/mean(sram)", ["read_reaccesses"]),
+    ("read re-accesses -87% (dynamic prefetch vs STT-MRAM L2)", paper.DYN_READ_REACCESS_CUT,
+     "fig12_read_reaccesses", reaccess_cut("stt-mram-l2", "dyn-prefetch"), "1 - mean(dyn)/mean(stt)",
+     ["read_reaccesses"]),
+    ("read re-accesses +11% with redirection", paper.REDIRECTION_READ_REACCESS_RISE, "fig12_read_reaccesses",
+     redirection_rise, "mean(redirection)/mean(dyn) - 1", ["read_reaccesses"]),
+    ("write redundancy 51 (baseline registers)", paper.BASELINE_WRITE_REDUNDANCY, "fig13_write_redundancy",
+     redundancy("baseline"), "mean over workloads", ["write_redundancy"]),
+    ("write redundancy -46% with NiF grouping", paper.NETWORK_WRITE_REDUNDANCY_CUT, "fig13_write_redundancy",
+     redundancy_cut, "1 - mean(network)/mean(baseline)", ["write_redundancy"]),
+    ("write redundancy 1.2 with redirection", paper.REDIRECTION_WRITE_REDUNDANCY, "fig13_write_redundancy",
+     redundancy("redirection"), "mean over workloads", ["write_redundancy"]),
+    ("FCnet +19% over SWnet", paper.FCNET_OVER_SWNET, "fig14_register_networks",
+     label_ratio("FCnet", "SWnet"), "geomean IPC ratio", ["ipc"]),
+    ("NiF 98% of FCnet", paper.NIF_OF_FCNET, "fig14_register_networks",
+     label_ratio("NiF", "FCnet"), "geomean IPC ratio", ["ipc"]),
+    ("predictor accuracy 93% on average", paper.PREDICTOR_ACCURACY_MEAN, "fig15b_predictor_accuracy",
+     accuracy(mean), "mean over workloads", ["predictor_accuracy"]),
+    ("predictor accuracy 87% in the worst case", paper.PREDICTOR_ACCURACY_WORST, "fig15b_predictor_accuracy",
+     accuracy(min), "lowest over workloads", ["predictor_accuracy"]),
+    ("best high waste threshold 0.3", paper.BEST_WASTE_HIGH, "fig16a_monitor_thresholds",
+     best_threshold(0), "threshold of the best geomean IPC", ["ipc"]),
+    ("best low waste threshold 0.05", paper.BEST_WASTE_LOW, "fig16a_monitor_thresholds",
+     best_threshold(1), "threshold of the best geomean IPC", ["ipc"]),
+    ("1KBpref +22% over nopref", paper.PREF1K_OVER_NOPREF, "fig16b_prefetch_policies",
+     label_ratio("1KBpref", "nopref"), "geomean IPC ratio", ["ipc"]),
+    ("4KBpref +32% over nopref", paper.PREF4K_OVER_NOPREF, "fig16b_prefetch_policies",
+     label_ratio("4KBpref", "nopref"), "geomean IPC ratio", ["ipc"]),
+    ("dyn-pref up to +21% over predict-4KBpref", paper.DYN_OVER_PREDICT_MAX, "fig16b_prefetch_policies",
+     label_ratio("dyn-pref", "predict-4KBpref", max), "largest IPC ratio over workloads", ["ipc"]),
+    ("GC: back -73%", paper.GC_BACK_CHANGE, "fig17_gc", gc_effect("back"),
+     "IPC with GC / without - 1", ["ipc", "gc_merges"]),
+    ("GC: betw +5%", paper.GC_BETW_CHANGE, "fig17_gc", gc_effect("betw"),
+     "IPC with GC / without - 1", ["ipc", "gc_merges"]),
+]
+
+
+def measure(results_root):
+    """[(claim, stated, spec, how, ours or None, problem or None)]"""
+    out, cache = [], {}
+    for claim, stated, spec, compute, how, needs in CLAIMS:
+        try:
+            if spec not in cache:
+                cache[spec] = load_rows(results_root, spec)
+            rows = cache[spec]
+            require(rows, spec, *needs)
+            out.append((claim, stated, spec, how, compute(rows), None))
+        except (ResultsMissing, StatisticMissing, Missing) as e:
+            out.append((claim, stated, spec, how, None, str(e)))
+    return out
+
+
+def render(results, results_root, command):
+    lines = ["# ZnG paper claims beside zngsim", "",
+             f"Results: `{results_root}`. Made by: `{command}`.", "",
+             "Ratio = ours / paper. Rows marked **differs** are more than 25% away from the paper; each has a "
+             "reason slot below, filled in by whoever analysed the run.", "",
+             "| # | claim (paper) | paper | ours | ratio | how ours is computed | status |",
+             "|---|---|---|---|---|---|---|"]
+    slots, missing = [], []
+    for i, (claim, stated, spec, how, ours, problem) in enumerate(results, start=1):
+        if ours is None:
+            status, ratio = "inputs missing", None
+            missing.append(f"{i}. {claim}: {problem}")
+        else:
+            ratio = ours / stated.value if stated.value else None
+            if ratio is None or ratio <= 0 or abs(ratio - 1) > TOLERANCE:
+                status = f"**differs** (reason {len(slots) + 1})"
+                slots.append(f"{len(slots) + 1}. {claim} (paper {fmt(stated.value)}, ours {fmt(ours)}): "
+                             "Reason: _(to be filled in: model difference, input difference, ...)_")
+            else:
+                status = "within 25%"
+        lines.append(f"| {i} | {claim} | {fmt(stated.value)} {stated.unit} | {fmt(ours)} | {fmt(ratio)} | "
+                     f"{how} ({spec}) | {status} |")
+    if slots:
+        lines += ["", "## Why ours differs", ""] + slots
+    if missing:
+        lines += ["", "## Claims whose inputs are missing", ""] + missing
+    lines += ["", "## The paper's sentences", ""]
+    lines += [f"{i}. {stated.quote}" for i, (_, stated, *_rest) in enumerate(results, start=1)]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--results-root", default=os.path.join(EXPERIMENTS, "results"))
+    ap.add_argument("--out", help="markdown file (default: <results-root>/report.md)")
+    a = ap.parse_args(argv)
+    out = a.out or os.path.join(a.results_root, "report.md")
+    results = measure(a.results_root)
+    command = "experiments/report.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    repo = os.path.dirname(EXPERIMENTS)
+    shown = os.path.relpath(a.results_root, repo)
+    text = render(results, shown if not shown.startswith("..") else os.path.abspath(a.results_root), command.strip())
+    tmp = out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, out)
+    n_missing = sum(1 for r in results if r[4] is None)
+    print(f"report: {len(results)} claims, {len(results) - n_missing} measured, {n_missing} missing inputs -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
