@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Reproduces section V of the ZnG paper: runs every figure's sweep (experiments/fig*.yaml)
+# on one shared point pool, plots each figure and writes the claims report.
+#
+# usage: experiments/reproduce.sh [--preset paper|small] [-j N] [--results DIR]
+#   default: --preset paper, -j all cores, --results experiments/results-<preset>
+#
+# Time on this 2-core machine: see experiments/README.md ("Run time"); estimate it for
+# your own measurements with experiments/estimate_runtime.py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3
+preset=paper
+jobs=$(nproc)
+results=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --preset) preset="$2"; shift 2 ;;
+    -j) jobs="$2"; shift 2 ;;
+    --results) results="$2"; shift 2 ;;
+    *) echo "reproduce.sh: unknown option '$1' (known: --preset, -j, --results)" >&2; exit 2 ;;
+  esac
+done
+case "$preset" in paper|small) ;; *) echo "reproduce.sh: --preset '$preset': expected paper or small" >&2; exit 2 ;; esac
+results="${results:-experiments/results-$preset}"
+zngsim="${ZNGSIM:-build/zngsim}"
+if [ ! -x "$zngsim" ]; then
+  echo "reproduce.sh: $zngsim not built; building it" >&2
+  cmake -S . -B build >/dev/null && cmake --build build -j "$jobs" --target zngsim
+fi
+
+start=$(date +%s)
+failed=()
+for spec in experiments/fig*.yaml; do
+  name=$(basename "$spec" .yaml)
+  echo "== sweep $name ($preset preset)"
+  $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \
+      --out "$results/$name" --points "$results/points" || failed+=("$name")
+done
+for script in experiments/fig*.py; do
+  $PY "$script" --results-root "$results" || failed+=("$(basename "$script" .py) (plot)")
+done
+$PY experiments/report.py --results-root "$results"
+echo "reproduce.sh: $(( ($(date +%s) - start) / 60 )) min wall for the $preset preset; results in $results"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "reproduce.sh: incomplete: ${failed[*]} (see the failure lists above)" >&2
+  exit 1
+fi

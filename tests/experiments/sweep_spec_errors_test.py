@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Bad specs and options stop the sweep before any point runs, with exit status 2 and a
+message naming the spec file and the key."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exp_test_support as t  # noqa: E402
+
+CASES = [
+    ("workload: [bfs1]\nconfigs: [configs/ideal.yaml]\n", "workload: unknown key"),
+    ("configs: [configs/nope.yaml]\nworkloads: [bfs1]\n", "configs[0]: config file 'configs/nope.yaml' not found"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\noptions: {preset: huge}\n", "options.preset"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\noptions: {scale: many}\n", "options.scale: expected int"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.size: [[1]]}\n", "set.gpu.l2.size[0]"),
+    ("points: [{config: configs/ideal.yaml}]\n", "points[0]: missing 'workload'"),
+    ("points: [{config: configs/ideal.yaml, workload: bfs1, colour: red}]\n", "points[0].colour: unknown key"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1, bfs1]\n", "repeats point 0"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nvariants: {a: {sett: {}}}\n", "variants.a.sett: unknown key"),
+    ("workloads: [bfs1]\nvariants: {a: {set: {x: 1}}}\n", "configs: missing"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nmetrics: {x: 3}\n", "metrics.x"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\napp_metrics: {x: gpu.ipc}\n", "app_metrics.x"),
+    ("configs: [configs/ideal.yaml\n", "not valid YAML"),
+    # zngsim itself rejects the override: caught before the sweep starts any point
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.no_such_key: 1}\n", "no_such_key"),
+]
+
+
+class SpecErrors(t.TempDirTest):
+    def test_each_bad_spec_is_named(self):
+        for text, expected in CASES:
+            with self.subTest(expected=expected):
+                spec = t.write_spec(self.tmp, text)
+                out = os.path.join(self.tmp, "out")
+                r = t.run_sweep(spec, out)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertIn(spec, r.stderr)
+                self.assertIn(expected, r.stderr)
+                points = os.path.join(out, "points")
+                self.assertFalse(os.path.isdir(points) and [p for p in os.listdir(points) if not p.startswith(".")],
+                                 "no point may run for a bad spec")
+
+    def test_bad_options(self):
+        spec = t.write_spec(self.tmp, "configs: [configs/ideal.yaml]\nworkloads: [bfs1]\n")
+        r = t.run_sweep(spec, os.path.join(self.tmp, "o"), "-j", "0")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("-j 0", r.stderr)
+        r = t.run_sweep(spec, os.path.join(self.tmp, "o"), "--preset", "big")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--preset", r.stderr)
+
+
+if __name__ == "__main__":
+    t.main()
