@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tests/traces/allocation_probe.hpp"
 #include "tests/traces/trace_test_support.hpp"
 #include "traces/cta_builder.hpp"
 #include "traces/trace.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 using testing::RecordGenerator;
 using testing::temp_path;
+namespace allocation = testing;
 
 std::vector<uint8_t> file_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -228,6 +230,59 @@ TEST(TraceFile, SameInputGivesIdenticalBytes) {
     write_trace(*reader, p3);
     EXPECT_EQ(b1, file_bytes(p3));
     for (const auto& p : {p1, p2, p3}) std::remove(p.c_str());
+}
+
+TEST(TraceFile, ReadingKeepsTheHeapBoundedByOneCta) {
+    // 120 CTAs of 8 warps x 60 scattered records (~10 MB of encoded records): the
+    // reader may hold one CTA (~85 KB) plus fixed buffers, never the whole trace.
+    KernelInfo info;
+    info.name = "big";
+    info.grid = {120, 1, 1};
+    info.block = {256, 1, 1};
+    const std::string path = temp_path("ztr");
+    RecordGenerator gen(77);
+    uint64_t encoded = 0;
+    {
+        TraceWriter w(path, {});
+        w.begin_kernel(info);
+        std::vector<uint8_t> tmp;
+        for (uint64_t c = 0; c < 120; ++c) {
+            w.begin_cta(c);
+            for (uint32_t warp = 0; warp < 8; ++warp)
+                for (int i = 0; i < 60; ++i) {
+                    WarpRecord r = gen.next();
+                    r.kind = RecordKind::Load;
+                    r.access_size = 4;
+                    r.strided = false;
+                    r.active_mask = kFullWarpMask;
+                    for (auto& a : r.addr) a = gen.pick(uint64_t(1) << 40);
+                    tmp.clear();
+                    encode_record(r, tmp);
+                    encoded += tmp.size();
+                    w.add(warp, r);
+                }
+            w.end_cta();
+        }
+        w.end_kernel();
+        w.finish();
+    }
+    ASSERT_GT(encoded, uint64_t(8) << 20);
+    const size_t before = allocation::live_bytes();
+    allocation::reset_peak_live();
+    {
+        auto src = open_trace(path);
+        KernelInfo k;
+        CtaTrace cta;
+        uint64_t ctas = 0;
+        while (src->next_kernel(k))
+            while (src->next_cta(cta)) ++ctas;
+        EXPECT_EQ(ctas, 120u);
+    }
+    // zstd's own buffers come from malloc and are fixed in size; what operator new
+    // holds must stay near one CTA (85 KB, rounded up by vector growth) + 256 KB buffers.
+    EXPECT_LT(allocation::peak_live_bytes() - before, size_t(1) << 20)
+        << "peak " << allocation::peak_live_bytes() - before << " bytes";
+    std::remove(path.c_str());
 }
 
 TEST(TraceFile, EmptyTraceRoundTrips) {
