@@ -87,6 +87,13 @@ def lock_points(points_dir):
 def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None):
     store = Store(out, points_dir)
     lock = lock_points(store.points_dir)
+    try:
+        return _run_locked(spec, store, zngsim, executor, validate, dry_run)
+    finally:
+        lock.close()
+
+
+def _run_locked(spec, store, zngsim, executor, validate, dry_run):
     table = ResultsTable(store, spec)
     left_over = store.remove_leftovers()
     if left_over:
@@ -96,7 +103,7 @@ def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_
         if store.is_done(p):
             table.add(p)
     print(f"sweep {spec.name}: {len(spec.points)} points, {len(spec.points) - len(todo)} already done, "
-          f"{len(todo)} to run -> {out}", flush=True)
+          f"{len(todo)} to run -> {store.out}", flush=True)
     if dry_run:
         for p in todo:
             print(" ".join(p.command(zngsim, store.running_dir(p))))
@@ -131,8 +138,6 @@ def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_
         print(f"\nsweep {spec.name}: interrupted; {rows}/{len(spec.points)} points finished in {path}",
               file=sys.stderr)
         return 130
-    finally:
-        lock.close()
 
     path, rows = table.write()
     print(f"sweep {spec.name}: {rows}/{len(spec.points)} points in {path}", flush=True)
