@@ -62,8 +62,32 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.bytes_programmed = &st.counter("bytes_programmed", "bytes programmed into the array", "B");
     c.merges_requested = &st.counter("merges_requested", "full log blocks handed to the FTL for merging");
     c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
+    c.demand_senses = &st.counter("demand_senses", "senses for demand reads and write misses");
+    c.read_reaccesses = &st.counter("read_reaccesses", "demand senses of a data page sensed before (Fig. 12)");
+    c.thrashing_episodes =
+        &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on");
+    c.thrashing_rewrites =
+        &st.counter("thrashing_rewrites", "register write misses to a page the registers had recently evicted");
     st.formula("write_redundancy", "programs per distinct page programmed from a register", "",
                [this] { return write_redundancy(); });
+    st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "",
+               [this] {
+                   const FlashCounters& k = shared_.c;
+                   const double hits =
+                       static_cast<double>(k.register_read_hits->get() + k.register_write_hits->get());
+                   const double all = hits + static_cast<double>(k.register_misses->get());
+                   return all > 0 ? hits / all : 0.0;
+               });
+    st.formula("read_reaccesses_per_page", "demand senses per distinct data page sensed", "", [this] {
+        return shared_.senses_per_page.empty() ? 0.0
+                                               : static_cast<double>(shared_.c.demand_senses->get()) /
+                                                     static_cast<double>(shared_.senses_per_page.size());
+    });
+    st.formula("thrashing_packages", "packages asking the L2 to hold their dirty pages (at the end)", "",
+               [this] { return static_cast<double>(shared_.thrashing_packages); });
+    if (spec.thrashing.enabled)
+        sim.stats().add_series_column(st.full("thrashing_packages"),
+                                      [this] { return static_cast<double>(shared_.thrashing_packages); });
     st.formula("distinct_pages_programmed", "distinct pages programmed from a register", "",
                [this] { return static_cast<double>(shared_.programs_per_page.size()); });
     st.formula("touched_blocks", "blocks with program/erase state (sparse table size)", "",

@@ -57,6 +57,9 @@ public:
     FlashController& controller(uint32_t c) { return *controllers_.at(c); }
     FlashPackage& package(uint32_t flat) { return *packages_.at(flat); }
     FlashPackage& package_of(const FlashAddress& a) { return package(shared_.spec.geometry.package_index(a)); }
+    const FlashPackage& package_of(const FlashAddress& a) const {
+        return *packages_.at(shared_.spec.geometry.package_index(a));
+    }
     uint32_t controllers() const { return static_cast<uint32_t>(controllers_.size()); }
     const ClockDomain& interface_clock() const { return own_clock; }
 
@@ -64,6 +67,8 @@ public:
     uint64_t bytes_sensed() const { return shared_.c.bytes_sensed->get(); }
     uint64_t bytes_programmed() const { return shared_.c.bytes_programmed->get(); }
     const FlashCounters& counters() const { return shared_.c; }
+    // Packages whose thrashing checker currently asks for L2 redirection.
+    uint32_t thrashing_packages() const { return shared_.thrashing_packages; }
     // Programs per distinct page programmed from a register (write redundancy).
     double write_redundancy() const;
 

@@ -28,6 +28,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       interconnect_(register_interconnect_slot().create(shared.spec.register_interconnect,
                                                         shared.spec.register_interconnect_path, "nif", sim,
                                                         shared.spec.geometry.planes_per_package())),
+      thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
       free_ports_(shared.spec.io_ports_per_package),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {}
 
@@ -119,6 +120,7 @@ bool FlashPackage::admit(uint32_t id) {
         return false;  // retried once the victim is clean
     }
     ++*sh_.c.register_misses;
+    if (t.kind == TxnKind::DemandWrite) note_write_miss(tag);
     regs_.fill(static_cast<uint32_t>(v), tag);
     regs_[v].busy = true;
     t.reg = v;
@@ -135,6 +137,7 @@ void FlashPackage::start_evict(uint32_t reg) {
     FlashRegister& g = regs_[reg];
     g.busy = true;
     ++*sh_.c.evictions;
+    if (sh_.spec.thrashing.enabled) thrash_.on_evict(g.tag);
     uint32_t id = sh_.txns.alloc();
     FlashTxn& e = sh_.txns[id];
     e.kind = TxnKind::Evict;
@@ -232,6 +235,7 @@ void FlashPackage::start_array(uint32_t p) {
                 t.target = page_address(p, row.block, row.page);
                 if (!sh_.blocks.page_programmed(t.target)) ++*sh_.c.reads_of_erased_pages;
                 dur = tm.decoder_search + tm.t_read;
+                note_sense(t);
                 ++*sh_.c.senses;
                 *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
                 if (t.req) t.req->mark(Stage::MediumStart, now());
@@ -365,6 +369,26 @@ void FlashPackage::port_done(uint32_t id) {
 
 void FlashPackage::reply(uint32_t id, MsgKind kind, uint32_t payload) {
     sh_.network->send({endpoint_, channel_, payload, id, static_cast<uint8_t>(kind)});
+}
+
+void FlashPackage::note_write_miss(uint64_t tag) {
+    if (!sh_.spec.thrashing.enabled) return;
+    const uint64_t before = thrash_.rewrites();
+    switch (thrash_.on_write_miss(tag)) {
+        case ThrashingChecker::Change::On:
+            ++sh_.thrashing_packages;
+            ++*sh_.c.thrashing_episodes;
+            break;
+        case ThrashingChecker::Change::Off: --sh_.thrashing_packages; break;
+        case ThrashingChecker::Change::None: break;
+    }
+    *sh_.c.thrashing_rewrites += thrash_.rewrites() - before;
+}
+
+void FlashPackage::note_sense(const FlashTxn& t) {
+    ++*sh_.c.demand_senses;
+    // Keyed by the data page, wherever its newest copy lives: the same data read again.
+    if (sh_.senses_per_page[sh_.spec.geometry.encode(t.addr)]++ > 0) ++*sh_.c.read_reaccesses;
 }
 
 void FlashPackage::on_event(Ev& e) {

@@ -26,6 +26,7 @@
 #include "flash_model/register_file.hpp"
 #include "flash_model/register_interconnect.hpp"
 #include "flash_model/row_decoder.hpp"
+#include "flash_model/thrashing_checker.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/timed_queue.hpp"
 
@@ -50,6 +51,9 @@ public:
     void block_moved(uint32_t plane, uint32_t from, uint32_t to);
 
     const FlashRegisterFile& registers() const { return regs_; }
+    // The thrashing checker asks the L2 to hold this package's dirty pages.
+    bool thrashing() const { return thrash_.active(); }
+    const ThrashingChecker& thrashing_checker() const { return thrash_; }
     const ProgrammableRowDecoder& decoder(uint32_t plane) const { return decoders_[plane]; }
     uint32_t endpoint() const { return endpoint_; }
     // Commands and internal operations not yet finished (for end-of-run invariants).
@@ -89,6 +93,8 @@ private:
     void port_done(uint32_t t);
     void finish_evict(uint32_t t);
     void reply(uint32_t t, MsgKind kind, uint32_t payload);
+    void note_write_miss(uint64_t tag);
+    void note_sense(const FlashTxn& t);
     FlashAddress page_address(uint32_t plane, uint32_t block, uint32_t page) const;
     [[noreturn]] void fail(const std::string& what) const;
 
@@ -100,6 +106,7 @@ private:
     std::vector<ProgrammableRowDecoder> decoders_;
     FlashRegisterFile regs_;
     std::unique_ptr<RegisterInterconnect> interconnect_;
+    ThrashingChecker thrash_;
     uint32_t free_ports_;
     RingQueue<PortJob> port_wait_;
     // Evictions waiting for a full log block to be merged, by (plane, log block).

@@ -71,6 +71,8 @@ const ComponentSchema& flash_section_schema() {
              "a write to a page not held in a register first senses the page's current copy (programs write whole "
              "pages)"},
             u("endurance", "100000", "P/E cycles after which a block counts as worn out", 1, 1e9),
+            {"thrashing_checker", ParamType::Section, "",
+             "register thrashing checker raising L2 redirection of dirty pages (zng-wropt; off by default)"},
         };
         SchemaCatalog::global().add(&r);
         return r;
@@ -119,6 +121,7 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.register_interconnect = p.section("register_interconnect");
     s.register_replacement_path = path + ".register_replacement";
     s.register_interconnect_path = path + ".register_interconnect";
+    s.thrashing = ThrashingCheckerConfig::read(p.section("thrashing_checker"), path + ".thrashing_checker");
     return s;
 }
 

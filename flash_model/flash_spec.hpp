@@ -8,6 +8,7 @@
 #include <string>
 
 #include "flash_model/flash_geometry.hpp"
+#include "flash_model/thrashing_checker.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/tick.hpp"
 
@@ -46,6 +47,7 @@ struct FlashSpec {
     const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet
     std::string register_replacement_path = "flash.register_replacement";
     std::string register_interconnect_path = "flash.register_interconnect";
+    ThrashingCheckerConfig thrashing;  // per-package register thrashing checker (zng-wropt)
 };
 
 // The schema of the `flash:` section (also printed by `config describe`).

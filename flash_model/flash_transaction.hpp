@@ -64,6 +64,10 @@ struct FlashCounters {
     Counter* bytes_programmed = nullptr;
     Counter* merges_requested = nullptr;
     Counter* reads_of_erased_pages = nullptr;
+    Counter* demand_senses = nullptr;
+    Counter* read_reaccesses = nullptr;
+    Counter* thrashing_episodes = nullptr;
+    Counter* thrashing_rewrites = nullptr;
 };
 
 struct FlashShared {
@@ -76,6 +80,10 @@ struct FlashShared {
     FlashCounters c;
     // Programs per distinct data page (write redundancy: programs / distinct pages).
     std::unordered_map<uint64_t, uint32_t> programs_per_page;
+    // Demand senses per distinct data page (read re-accesses: senses of a page sensed before).
+    std::unordered_map<uint64_t, uint32_t> senses_per_page;
+    // Packages whose thrashing checker currently asks for L2 redirection.
+    uint32_t thrashing_packages = 0;
     uint32_t controllers = 0;
     uint32_t package_endpoint(uint32_t package_index) const { return controllers + package_index; }
 };

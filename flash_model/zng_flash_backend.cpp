@@ -18,7 +18,10 @@ ComponentSchema ZngFlashBackend::schema() {
     s.ports = {"port[i]: one response port per L2 bank"};
     s.stats = {"senses, programs, erases: array operations", "register_read_hits, register_write_hits, "
                "register_misses, evictions: flash-register behaviour",
-               "write_redundancy: programs per distinct page", "controller<i>.read_latency / write_latency (ns)",
+               "write_redundancy: programs per distinct page", "register_hit_rate: register hits / demand accesses",
+               "read_reaccesses, read_reaccesses_per_page: demand senses of data pages sensed before",
+               "thrashing_episodes, thrashing_rewrites, thrashing_packages (series): register thrashing checker",
+               "controller<i>.read_latency / write_latency (ns)",
                "network.*: flash-network traffic and latency"};
     return s;
 }
@@ -49,6 +52,11 @@ bool ZngFlashBackend::recv_request(MemRequest* r, ResponsePort& port) {
     if (backbone_->accept(r)) return true;
     refused_[port.index] = 1;
     return false;
+}
+
+bool ZngFlashBackend::redirect_write(uint64_t paddr) const {
+    if (backbone_->thrashing_packages() == 0 || paddr >= capacity_bytes()) return false;
+    return backbone_->package_of(geometry().decode(paddr)).thrashing();
 }
 
 void ZngFlashBackend::retry_refused() {

@@ -17,11 +17,12 @@
 
 #include "flash_model/flash_backbone.hpp"
 #include "flash_model/simple_log_block_allocator.hpp"
+#include "flash_model/write_redirection.hpp"
 #include "sim/mem/memory_backend.hpp"
 
 namespace zng::flash {
 
-class ZngFlashBackend final : public MemoryBackend, public FlashOpExecutor {
+class ZngFlashBackend final : public MemoryBackend, public FlashOpExecutor, public WriteRedirectionSource {
 public:
     static ComponentSchema schema();
     ZngFlashBackend(Simulator& sim, const BackendContext& ctx, const Params& p);
@@ -41,6 +42,10 @@ public:
     void set_block_erased(const FlashAddress& b) override { backbone_->set_block_erased(b); }
     void block_moved(const FlashAddress& f, const FlashAddress& t) override { backbone_->block_moved(f, t); }
     uint32_t erase_count(const FlashAddress& b) const override { return backbone_->erase_count(b); }
+
+    // WriteRedirectionSource: the thrashing checkers of the packages (flash.thrashing_checker).
+    bool redirect_write(uint64_t paddr) const override;
+    bool redirect_active() const override { return backbone_->thrashing_packages() > 0; }
 
     // Replaces the log-block map (the FTL installs itself when not wired as translator).
     void set_log_block_map(LogBlockMap* m) { backbone_->set_log_block_map(m); }

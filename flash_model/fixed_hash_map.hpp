@@ -1,0 +1,93 @@
+// A hash map from 64-bit keys to small values with a capacity fixed at construction:
+// open addressing, linear probing, backward-shift deletion (no tombstones), so inserts,
+// lookups and erases never allocate. Hot-path lookups of the simulator use it (flash
+// registers by page, recently evicted pages, the L2's outstanding prefetched lines).
+// Header-only: generic, and used by more than one library.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace zng {
+
+template <class V>
+class FixedHashMap {
+public:
+    // Holds up to `capacity` keys (the table is at least twice that, a power of two).
+    explicit FixedHashMap(uint64_t capacity) : capacity_(capacity) {
+        const uint64_t n = std::bit_ceil(std::max<uint64_t>(capacity * 2, 8));
+        slots_.assign(n, Slot{});
+        mask_ = n - 1;
+        shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
+    }
+
+    // Inserts or overwrites. Throws std::length_error when a new key finds the map full.
+    void put(uint64_t key, V value) {
+        uint64_t i = home(key);
+        for (; slots_[i].used; i = (i + 1) & mask_) {
+            if (slots_[i].key == key) {
+                slots_[i].value = value;
+                return;
+            }
+        }
+        if (size_ == capacity_) throw std::length_error("fixed hash map is full");
+        slots_[i] = {key, value, true};
+        ++size_;
+    }
+    // The value of `key`, or null.
+    const V* get(uint64_t key) const {
+        const uint64_t i = find(key);
+        return i == kAbsent ? nullptr : &slots_[i].value;
+    }
+    bool contains(uint64_t key) const { return find(key) != kAbsent; }
+    // False when absent.
+    bool erase(uint64_t key) {
+        uint64_t hole = find(key);
+        if (hole == kAbsent) return false;
+        // Pull later members of the probe run into the hole unless their home slot lies
+        // cyclically in (hole, j]: lookups then never meet a gap inside a run.
+        for (uint64_t j = (hole + 1) & mask_; slots_[j].used; j = (j + 1) & mask_) {
+            const uint64_t h = home(slots_[j].key);
+            const bool movable = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
+            if (movable) {
+                slots_[hole] = slots_[j];
+                hole = j;
+            }
+        }
+        slots_[hole] = Slot{};
+        --size_;
+        return true;
+    }
+    void clear() {
+        std::fill(slots_.begin(), slots_.end(), Slot{});
+        size_ = 0;
+    }
+    uint64_t size() const { return size_; }
+    uint64_t capacity() const { return capacity_; }
+
+private:
+    struct Slot {
+        uint64_t key = 0;
+        V value{};
+        bool used = false;
+    };
+    static constexpr uint64_t kAbsent = ~0ull;
+    // Fibonacci hashing: keys that differ only in high or low bits still spread.
+    uint64_t home(uint64_t key) const { return (key * 0x9e3779b97f4a7c15ull) >> shift_; }
+    uint64_t find(uint64_t key) const {
+        for (uint64_t i = home(key);; i = (i + 1) & mask_) {
+            if (!slots_[i].used) return kAbsent;
+            if (slots_[i].key == key) return i;
+        }
+    }
+
+    std::vector<Slot> slots_;
+    uint64_t mask_ = 0;
+    uint32_t shift_ = 0;
+    uint64_t capacity_;
+    uint64_t size_ = 0;
+};
+
+}  // namespace zng

@@ -1,0 +1,35 @@
+// Shared pieces of the zngsim subcommands: exit codes, option parsing helpers.
+#pragma once
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace zng::cli {
+
+namespace po = boost::program_options;
+
+// Exit codes of every subcommand.
+constexpr int kExitOk = 0;
+constexpr int kExitSimError = 1;    // the simulation failed (a model rule, a bad trace)
+constexpr int kExitUsage = 2;       // bad command line or configuration
+
+// A usage error: printed with the subcommand's help hint, exit code 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Parses argv (after the subcommand words) into vm; --help prints `desc` and returns
+// false. Unknown options and missing values become UsageErrors.
+bool parse(int argc, char** argv, const po::options_description& desc, po::variables_map& vm,
+           const std::string& usage, const po::positional_options_description* pos = nullptr);
+
+// Registers every component implementation of every library (explicit, since static
+// libraries drop self-registering objects).
+void register_all_components();
+
+int cmd_run(int argc, char** argv);
+int cmd_config(int argc, char** argv);
+int cmd_trace(int argc, char** argv);
+int cmd_workloads(int argc, char** argv);
+
+}  // namespace zng::cli

@@ -1,0 +1,108 @@
+// zngsim run: simulate one or more applications on a platform.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "sim/app/cli_common.hpp"
+#include "sim/app/platform.hpp"
+#include "sim/app/trace_inputs.hpp"
+#include "traces/workloads/workload_registry.hpp"
+
+namespace zng::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes via a temporary file and rename, so a killed run never leaves a half file
+// that a sweep would take for a finished result.
+void write_atomically(const fs::path& path, const std::string& text) {
+    fs::path tmp = path;
+    tmp += fmt::format(".tmp{}", ::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error("cannot write " + tmp.string());
+        out << text;
+        if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, path);
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (;;) {
+        size_t c = s.find(',', start);
+        out.push_back(s.substr(start, c == std::string::npos ? std::string::npos : c - start));
+        if (c == std::string::npos) break;
+        start = c + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+int cmd_run(int argc, char** argv) {
+    po::options_description desc("zngsim run options");
+    desc.add_options()("help,h", "this help")("config,c", po::value<std::string>()->required(),
+                                               "platform file (configs/<platform>.yaml)")(
+        "workload,w", po::value<std::string>(),
+        "built-in workload(s): bfs1, or several co-running: betw,back or betw-back")(
+        "trace,t", po::value<std::string>(), "trace file(s) to run instead, comma-separated for co-running")(
+        "trace-format", po::value<std::string>()->default_value("ztr"), "format of --trace: ztr, accelsim, macsim")(
+        "set,s", po::value<std::vector<std::string>>(), "override a config key: --set gpu.l2.size=24MiB (repeatable)")(
+        "out,o", po::value<std::string>()->default_value("zngsim-out"), "output directory (stats.json, run.json)")(
+        "quiet,q", "no summary and no progress line");
+    add_workload_options(desc);
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm,
+               "usage: zngsim run --config FILE (--workload NAME[,NAME] | --trace FILE[,FILE]) [--set k=v]... "
+               "[--out DIR]"))
+        return kExitOk;
+    if (vm.count("workload") == vm.count("trace"))
+        throw UsageError("give exactly one of --workload and --trace");
+
+    register_all_components();
+    std::vector<std::string> sets = vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    ConfigNode root = load_platform_config(vm["config"].as<std::string>(), sets);
+
+    std::vector<AppInput> apps;
+    if (vm.count("workload")) {
+        workloads::WorkloadOptions opt = workload_options_from(vm);
+        for (const auto& name : split_workloads(vm["workload"].as<std::string>())) {
+            std::string path = workloads::cached_workload_trace(name, opt, trace_cache_dir());
+            apps.push_back({name, trace::open_trace(path)});
+        }
+    } else {
+        std::string fmt_name = vm["trace-format"].as<std::string>();
+        for (const auto& path : split_commas(vm["trace"].as<std::string>())) {
+            auto src = open_trace_input(path, fmt_name);
+            std::string name = src->header().workload.empty() ? fs::path(path).filename().string() : src->header().workload;
+            apps.push_back({name, std::move(src)});
+        }
+    }
+
+    bool quiet = vm.count("quiet") != 0;
+    Platform platform(root, std::move(apps));
+    RunReport rep = platform.run(!quiet && ::isatty(STDOUT_FILENO));
+
+    fs::path out = vm["out"].as<std::string>();
+    fs::create_directories(out);
+    write_atomically(out / "stats.json", platform.stats_json().dump(1) + "\n");
+    std::string csv = platform.series_csv();
+    if (!csv.empty()) write_atomically(out / "series.csv", csv);
+    nlohmann::ordered_json run;
+    run["wall_seconds"] = rep.result.wall_seconds;
+    run["events"] = rep.result.events;
+    run["warp_instructions"] = rep.instructions;
+    run["warp_instructions_per_second"] =
+        rep.result.wall_seconds > 0 ? static_cast<double>(rep.instructions) / rep.result.wall_seconds : 0.0;
+    run["peak_rss_mib"] = rep.peak_rss_mib;
+    write_atomically(out / "run.json", run.dump(1) + "\n");
+    if (!quiet) std::cout << platform.summary_text(rep) << "stats: " << (out / "stats.json").string() << "\n";
+    return kExitOk;
+}
+
+}  // namespace zng::cli

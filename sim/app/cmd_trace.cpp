@@ -1,0 +1,121 @@
+// zngsim trace info|dump|gen|import
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "sim/app/cli_common.hpp"
+#include "sim/app/trace_inputs.hpp"
+#include "traces/importers/importers.hpp"
+#include "traces/trace_summary.hpp"
+#include "traces/workloads/workload_registry.hpp"
+
+namespace zng::cli {
+namespace {
+
+int trace_info(int argc, char** argv) {
+    po::options_description desc("zngsim trace info options");
+    desc.add_options()("help,h", "this help")("file", po::value<std::string>()->required(), "trace to summarise")(
+        "format", po::value<std::string>()->default_value("ztr"), "input format: ztr, accelsim or macsim")(
+        "json", "print the summary as JSON");
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim trace info FILE [--format ztr|accelsim|macsim] [--json]", &pos))
+        return kExitOk;
+    auto src = open_trace_input(vm["file"].as<std::string>(), vm["format"].as<std::string>());
+    trace::TraceSummary s = trace::summarize(*src);
+    if (vm.count("json"))
+        std::cout << trace::summary_to_json(s).dump(2) << "\n";
+    else
+        trace::print_summary(s, std::cout);
+    return kExitOk;
+}
+
+int trace_dump(int argc, char** argv) {
+    po::options_description desc("zngsim trace dump options");
+    desc.add_options()("help,h", "this help")("file", po::value<std::string>()->required(), "trace to print")(
+        "format", po::value<std::string>()->default_value("ztr"), "input format: ztr, accelsim or macsim")(
+        "max", po::value<uint64_t>()->default_value(0), "stop after this many records (0 = all)");
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim trace dump FILE [--max N]", &pos)) return kExitOk;
+    auto src = open_trace_input(vm["file"].as<std::string>(), vm["format"].as<std::string>());
+    trace::dump_trace(*src, std::cout, vm["max"].as<uint64_t>());
+    return kExitOk;
+}
+
+int trace_gen(int argc, char** argv) {
+    po::options_description desc("zngsim trace gen options");
+    desc.add_options()("help,h", "this help")("workload,w", po::value<std::string>()->required(),
+                                               "built-in workload (zngsim workloads lists them)")(
+        "output,o", po::value<std::string>()->required(), "trace file to write (.ztr)");
+    add_workload_options(desc);
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim trace gen --workload NAME [options] -o FILE")) return kExitOk;
+    workloads::WorkloadOptions opt = workload_options_from(vm);
+    std::string name = vm["workload"].as<std::string>();
+    std::string out = vm["output"].as<std::string>();
+    auto t0 = std::chrono::steady_clock::now();
+    workloads::generate_workload(name, opt, out);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << fmt::format("wrote {} ({} preset) in {:.2f} s\n", out, opt.preset, s);
+    return kExitOk;
+}
+
+int trace_import(int argc, char** argv) {
+    po::options_description desc("zngsim trace import options");
+    desc.add_options()("help,h", "this help")("from", po::value<std::string>()->required(),
+                                               "source format: accelsim or macsim")(
+        "input", po::value<std::string>()->required(),
+        "trace directory, or kernelslist.g (accelsim) / kernel_config.txt (macsim)")(
+        "output,o", po::value<std::string>()->required(), "trace file to write (.ztr)");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim trace import --from accelsim|macsim PATH -o FILE", &pos))
+        return kExitOk;
+    importers::ImportReport report;
+    importers::import_trace(importers::parse_format(vm["from"].as<std::string>()), vm["input"].as<std::string>(),
+                            vm["output"].as<std::string>(), &report);
+    print_import_report(report, std::cerr);
+    std::cerr << "wrote " << vm["output"].as<std::string>() << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int cmd_trace(int argc, char** argv) {
+    const char* usage =
+        "usage: zngsim trace <info|dump|gen|import> ...\n"
+        "  info FILE     kernels, warps, instructions, loads/stores, read ratio (128 B lines), footprint\n"
+        "  dump FILE     every record as text\n"
+        "  gen           write the trace of a built-in workload\n"
+        "  import        convert an Accel-Sim or MacSim trace to a zngsim trace";
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+        std::cout << usage << "\n";
+        return argc < 2 ? kExitUsage : kExitOk;
+    }
+    std::string sub = argv[1];
+    if (sub == "info") return trace_info(argc - 1, argv + 1);
+    if (sub == "dump") return trace_dump(argc - 1, argv + 1);
+    if (sub == "gen") return trace_gen(argc - 1, argv + 1);
+    if (sub == "import") return trace_import(argc - 1, argv + 1);
+    throw UsageError("unknown trace command '" + sub + "'");
+}
+
+int cmd_workloads(int argc, char** argv) {
+    po::options_description desc("zngsim workloads options");
+    desc.add_options()("help,h", "this help");
+    po::variables_map vm;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim workloads   (lists the built-in workloads)")) return kExitOk;
+    std::cout << fmt::format("{:<8} {:<10} {:>10} {:>8}  {}\n", "name", "suite", "read ratio", "kernels",
+                             "description");
+    for (const auto& w : workloads::list_workloads())
+        std::cout << fmt::format("{:<8} {:<10} {:>10.2f} {:>8}  {}\n", w.name, w.suite, w.paper_read_ratio,
+                                 w.paper_kernels, w.description);
+    std::cout << "\nread ratio and kernels: the paper's Table II. Multi-application runs: --workload a,b or a-b.\n";
+    return kExitOk;
+}
+
+}  // namespace zng::cli

@@ -1,0 +1,242 @@
+#include "sim/app/platform.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "gpu_model/gpu.hpp"
+#include "sim/app/version.hpp"
+#include "sim/config/params.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/config/units.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/mem/address_translator.hpp"
+#include "sim/mem/memory_backend.hpp"
+
+namespace zng::cli {
+namespace {
+
+// The top level of a platform file: which sections exist. Each section is validated by
+// the component that reads it.
+const ComponentSchema& root_schema() {
+    static const ComponentSchema s = [] {
+        ComponentSchema r;
+        r.slot = "platform";
+        r.name = "root";
+        r.description = "Top-level sections of a platform file (include: merges shared fragments first).";
+        r.params = {
+            {"platform", ParamType::Section, "", "name and description of the platform (free text)"},
+            {"gpu", ParamType::Section, "", "the GPU: SMs, schedulers, L1D, TLBs, MMU, crossbar, L2"},
+            {"translation", ParamType::Section, "", "address translation behind the MMU (type: first_touch, ...)"},
+            {"memory", ParamType::Section, "", "what sits behind the L2 (type: gddr5, optane, zng_flash, ...)"},
+            {"flash", ParamType::Section, "", "Z-NAND geometry and timing shared by flash-based back ends"},
+            {"run", ParamType::Section, "", "simulator settings"},
+        };
+        SchemaCatalog::global().add(&r);
+        return r;
+    }();
+    return s;
+}
+
+const ComponentSchema& run_schema() {
+    static const ComponentSchema s = [] {
+        ComponentSchema r;
+        r.slot = "run";
+        r.name = "run";
+        r.description = "Simulator settings of a run.";
+        r.params = {
+            {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
+            {"stats_interval", ParamType::Time, "0",
+             "sample time-series statistics (per-app requests, ...) every interval into series.csv (0 = off)"},
+        };
+        SchemaCatalog::global().add(&r);
+        return r;
+    }();
+    return s;
+}
+
+const ComponentSchema& platform_info_schema() {
+    static const ComponentSchema s = [] {
+        ComponentSchema r;
+        r.slot = "platform";
+        r.name = "info";
+        r.description = "Identification of a platform.";
+        r.params = {{"name", ParamType::String, "", "short name (ideal, zng, ...)"},
+                    {"description", ParamType::String, "", "one line on what the platform is"}};
+        SchemaCatalog::global().add(&r);
+        return r;
+    }();
+    return s;
+}
+
+void check_root(const ConfigNode& root) {
+    Params top(&root, root_schema(), "");
+    Params info(top.section("platform"), platform_info_schema(), "platform");
+    Params run(top.section("run"), run_schema(), "run");
+}
+
+double peak_rss_mib() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is KiB on Linux
+}
+
+}  // namespace
+
+ConfigNode load_platform_config(const std::string& path, const std::vector<std::string>& sets) {
+    ConfigNode root = load_config_file(path);
+    for (const auto& s : sets) apply_override(root, s);
+    check_root(root);
+    return root;
+}
+
+void validate_platform(const ConfigNode& root) {
+    Platform p(root, {});
+}
+
+Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(root), sim_(std::make_unique<Simulator>()) {
+    check_root(root);
+    Params run(root.find("run"), run_schema(), "run");
+    max_time_ = run.time("max_sim_time");
+    series_interval_ = run.time("stats_interval");
+
+    TranslatorContext tctx{&root};
+    translator_ = translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
+
+    std::vector<gpu::AppSpec> specs;
+    for (auto& a : apps) {
+        // Co-running copies of one workload get distinct names: stats are per app name.
+        std::string name = a.name;
+        for (int copy = 2; std::find(app_names_.begin(), app_names_.end(), name) != app_names_.end(); ++copy)
+            name = fmt::format("{}_{}", a.name, copy);
+        app_names_.push_back(name);
+        gpu::AppSpec s;
+        s.name = name;
+        s.trace = std::move(a.source);
+        specs.push_back(std::move(s));
+    }
+    gpu_ = std::make_unique<gpu::Gpu>(*sim_, root.find("gpu"), *translator_, std::move(specs));
+
+    BackendContext bctx;
+    bctx.ports = gpu_->l2_banks();
+    bctx.line_size = gpu_->line_size();
+    bctx.gpu_clock = &gpu_->clock();
+    bctx.root = &root;
+    bctx.translator = translator_.get();
+    memory_ = memory_backend_slot().create(root.find("memory"), "memory", "gddr5", *sim_, bctx);
+    if (memory_->num_ports() != gpu_->l2_banks())
+        throw ConfigError(fmt::format("memory back end has {} ports but the GPU has {} L2 banks",
+                                      memory_->num_ports(), gpu_->l2_banks()));
+    for (uint32_t b = 0; b < gpu_->l2_banks(); ++b) gpu_->memory_port(b).bind(memory_->port(b));
+
+    StatGroup mem(sim_->stats(), "memory");
+    MemoryBackend* m = memory_.get();
+    Simulator* s = sim_.get();
+    mem.formula("medium_read_bandwidth", "bytes read at the storage medium per simulated second", "GB/s", [m, s] {
+        double t = ticks_to_seconds(s->now());
+        return t > 0 ? static_cast<double>(m->medium_bytes_read()) / t / 1e9 : 0.0;
+    });
+    mem.formula("medium_write_bandwidth", "bytes written at the storage medium per simulated second", "GB/s",
+                [m, s] {
+                    double t = ticks_to_seconds(s->now());
+                    return t > 0 ? static_cast<double>(m->medium_bytes_written()) / t / 1e9 : 0.0;
+                });
+}
+
+Platform::~Platform() {
+    // Components go first (they own the events still referenced by the queue).
+    gpu_.reset();
+    memory_.reset();
+    translator_.reset();
+}
+
+// A run stops when every application has finished (the GPU stops the simulator). If the
+// queue drains first, something waits for an event that will never come: a deadlock.
+RunReport Platform::run(bool progress) {
+    RunReport rep;
+    gpu::Gpu* g = gpu_.get();
+    sim_->set_progress([g] { return g->progress(); }, progress);
+    if (series_interval_) sim_->enable_series(series_interval_);
+    struct Limit : Event {
+        Simulator& s;
+        Tick t;
+        Limit(Simulator& s, Tick t) : Event("max-sim-time"), s(s), t(t) {}
+        void process() override {
+            throw SimError(fmt::format("simulated time limit run.max_sim_time = {} reached before the workload finished",
+                                       units::format_time(t)));
+        }
+    } limit(*sim_, max_time_);
+    if (max_time_) sim_->schedule(limit, max_time_);
+    gpu_->start();
+    rep.result = sim_->run();
+    if (limit.scheduled()) sim_->events().deschedule(limit);
+    if (!gpu_->finished())
+        throw SimError(fmt::format("deadlock: no event left at {} but the workload has not finished ({} memory "
+                                   "requests in the back end, {} requests alive)",
+                                   units::format_time(sim_->now()), memory_->in_flight(), sim_->requests().live()));
+    gpu_->check_invariants();
+    if (memory_->in_flight() != 0)
+        throw SimError(fmt::format("{} memory requests still in the back end at the end of the run",
+                                   memory_->in_flight()));
+    rep.instructions = gpu_->progress().instructions;
+    rep.peak_rss_mib = peak_rss_mib();
+    return rep;
+}
+
+nlohmann::ordered_json Platform::stats_json() const {
+    nlohmann::ordered_json j;
+    j["schema_version"] = 1;
+    j["zngsim_version"] = kVersion;
+    const ConfigNode* name = root_.find_path("platform.name");
+    j["platform"] = name ? name->scalar() : "";
+    j["workloads"] = app_names_;
+    j["sim_time_ps"] = sim_->now();
+    j["config"] = root_.to_json();
+    j["stats"] = sim_->stats().to_json();
+    return j;
+}
+
+std::string Platform::series_csv() const {
+    const auto& rows = sim_->series_rows();
+    if (rows.empty()) return "";
+    std::ostringstream os;
+    os << "time_us";
+    for (const auto& n : sim_->stats().series_names()) os << "," << n;
+    os << "\n";
+    for (const auto& r : rows) {
+        for (size_t i = 0; i < r.size(); ++i) os << (i ? "," : "") << fmt::format("{}", r[i]);
+        os << "\n";
+    }
+    return os.str();
+}
+
+std::string Platform::summary_text(const RunReport& r) const {
+    std::ostringstream os;
+    const StatRegistry& st = sim_->stats();
+    auto val = [&](const std::string& n) -> double {
+        const Stat* s = st.find(n);
+        return s ? s->value() : 0.0;
+    };
+    const ConfigNode* name = root_.find_path("platform.name");
+    os << fmt::format("platform        {}\n", name ? name->scalar() : "(unnamed)");
+    os << fmt::format("simulated time  {:.3f} us ({} GPU cycles)\n", ticks_to_seconds(sim_->now()) * 1e6,
+                      gpu_->clock().tick_to_cycle(sim_->now()));
+    os << fmt::format("warp instr.     {}\n", r.instructions);
+    os << fmt::format("IPC             {:.4f} warp instructions per GPU cycle\n", val("gpu.ipc"));
+    for (const auto& a : app_names_)
+        os << fmt::format("  {:<12}  IPC {:.4f}, {:.0f} instructions, {:.0f} cycles\n", a, val("gpu.app." + a + ".ipc"),
+                          val("gpu.app." + a + ".instructions"), val("gpu.app." + a + ".cycles"));
+    os << fmt::format("L1D hit rate    {:.3f}   L2 hit rate {:.3f}\n", val("gpu.l1d.hit_rate"), val("gpu.l2.hit_rate"));
+    os << fmt::format("memory          read {:.3f} GB/s, write {:.3f} GB/s at the medium\n",
+                      val("memory.medium_read_bandwidth"), val("memory.medium_write_bandwidth"));
+    os << fmt::format("host            {:.2f} s wall, {:.2f} M warp instr/s, {:.1f} M events/s, peak RSS {:.0f} MiB\n",
+                      r.result.wall_seconds,
+                      r.result.wall_seconds > 0 ? static_cast<double>(r.instructions) / r.result.wall_seconds / 1e6 : 0,
+                      r.result.wall_seconds > 0 ? static_cast<double>(r.result.events) / r.result.wall_seconds / 1e6 : 0,
+                      r.peak_rss_mib);
+    return os.str();
+}
+
+}  // namespace zng::cli

@@ -1,0 +1,76 @@
+// Platform assembly: a whole simulated system built from a resolved config, with no
+// platform hard-wired here. The config names the implementations:
+//   gpu:          the GPU (SMs, caches, MMU timing, crossbar, L2)
+//   translation:  the address translation policy behind the MMU (slot "translation")
+//   memory:       what sits behind the L2 (slot "memory")
+//   flash:        the Z-NAND fragment read by flash-based back ends
+//   run:          simulator settings (this file)
+#pragma once
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.hpp"
+#include "sim/core/simulator.hpp"
+#include "traces/trace.hpp"
+
+namespace zng {
+
+namespace gpu {
+class Gpu;
+}
+class AddressTranslator;
+class MemoryBackend;
+
+namespace cli {
+
+// Loads a platform file, applies --set overrides and checks the top-level keys.
+ConfigNode load_platform_config(const std::string& path, const std::vector<std::string>& sets);
+
+// Builds every component of the platform (without running) so that every section is
+// validated against its schema. Throws ConfigError.
+void validate_platform(const ConfigNode& root);
+
+struct AppInput {
+    std::string name;
+    std::unique_ptr<trace::TraceSource> source;
+};
+
+struct RunReport {
+    Simulator::RunResult result;
+    uint64_t instructions = 0;
+    double peak_rss_mib = 0;
+};
+
+class Platform {
+public:
+    Platform(const ConfigNode& root, std::vector<AppInput> apps);
+    ~Platform();
+
+    // Runs to completion; throws SimError on deadlock, time limit or a broken invariant.
+    RunReport run(bool progress);
+
+    // stats.json: schema version, zngsim version, resolved config, headline summary,
+    // every registered statistic. Contains nothing that varies between identical runs.
+    nlohmann::ordered_json stats_json() const;
+    // Time series rows (CSV) when run.stats_interval is set; empty otherwise.
+    std::string series_csv() const;
+    // The short human summary printed after a run.
+    std::string summary_text(const RunReport& r) const;
+
+    Simulator& sim() { return *sim_; }
+
+private:
+    const ConfigNode& root_;
+    std::vector<std::string> app_names_;
+    std::unique_ptr<Simulator> sim_;
+    std::unique_ptr<AddressTranslator> translator_;
+    std::unique_ptr<gpu::Gpu> gpu_;
+    std::unique_ptr<MemoryBackend> memory_;
+    Tick max_time_ = 0;
+    Tick series_interval_ = 0;
+};
+
+}  // namespace cli
+}  // namespace zng

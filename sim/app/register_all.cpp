@@ -1,0 +1,16 @@
+// Every library's components, registered explicitly (static libraries would drop
+// self-registering objects that nothing references).
+#include "flash_model/register.hpp"
+#include "gpu_model/register.hpp"
+#include "mmu_ftl/register.hpp"
+#include "sim/app/cli_common.hpp"
+
+namespace zng::cli {
+
+void register_all_components() {
+    register_gpu_model_components();
+    register_flash_model_components();
+    register_mmu_ftl_components();
+}
+
+}  // namespace zng::cli

@@ -1,0 +1,95 @@
+// The command line: exit codes and error messages that name file, line and key.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int code;
+    std::string output;
+};
+
+Result zngsim(const std::string& args) {
+    std::string cmd = std::string(ZNG_BINARY) + " " + args + " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+    int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path temp_file(const std::string& name, const std::string& text) {
+    fs::path d = fs::temp_directory_path() / "zngsim-cli-test";
+    fs::create_directories(d);
+    std::ofstream(d / name) << text;
+    return d / name;
+}
+
+TEST(Cli, VersionAndHelp) {
+    Result v = zngsim("--version");
+    EXPECT_EQ(v.code, 0);
+    EXPECT_NE(v.output.find("zngsim "), std::string::npos);
+    EXPECT_EQ(zngsim("run --help").code, 0);
+    EXPECT_EQ(zngsim("config --help").code, 0);
+    EXPECT_EQ(zngsim("trace --help").code, 0);
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+    EXPECT_EQ(zngsim("").code, 2);
+    EXPECT_EQ(zngsim("frobnicate").code, 2);
+    EXPECT_EQ(zngsim("run --config").code, 2);
+    Result r = zngsim("run --config x.yaml --workload bfs1 --trace y.ztr");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.output.find("exactly one of"), std::string::npos) << r.output;
+    Result u = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload nosuch");
+    EXPECT_EQ(u.code, 2);
+    EXPECT_NE(u.output.find("unknown workload 'nosuch'"), std::string::npos) << u.output;
+}
+
+TEST(Cli, TypoedKeyNamesFileLineAndKey) {
+    fs::path cfg = temp_file("typo.yaml", "include: " + std::string(ZNG_SOURCE_DIR) +
+                                              "/configs/ideal.yaml\nrun:\n  max_sim_tme: 1ms\n");
+    Result r = zngsim("config validate " + cfg.string());
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("typo.yaml:3"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("max_sim_tme"), std::string::npos) << r.output;
+    Result s = zngsim("config validate " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --set 'run.max_sim_time=3 parsecs'");
+    EXPECT_EQ(s.code, 2) << s.output;
+}
+
+TEST(Cli, DescribeListsParametersWithDefaults) {
+    Result r = zngsim("config describe");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.output.find("max_sim_time"), std::string::npos);
+    EXPECT_NE(r.output.find("slot: memory"), std::string::npos);
+    EXPECT_NE(r.output.find("slot: translation"), std::string::npos);
+}
+
+TEST(Cli, CorruptTraceExitsOneWithAClearMessage) {
+    fs::path t = temp_file("bad.ztr", "ZNGTRACE but not really a trace");
+    Result r = zngsim("trace info " + t.string());
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("bad.ztr"), std::string::npos) << r.output;
+}
+
+TEST(Cli, RunWritesStatsAndRunInfo) {
+    fs::path out = fs::temp_directory_path() / "zngsim-cli-run";
+    fs::remove_all(out);
+    Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg --out " +
+                      out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_TRUE(fs::exists(out / "stats.json"));
+    EXPECT_TRUE(fs::exists(out / "run.json"));
+    EXPECT_NE(r.output.find("IPC"), std::string::npos) << r.output;
+}
+
+}  // namespace
