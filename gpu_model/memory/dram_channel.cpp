@@ -168,6 +168,21 @@ Cycle DramChannel::write_bus_ok() const {
 // The next command transaction t needs and the first cycle it is legal (kNever: blocked
 // until something else changes). `hit` marks a column command to an open row, which
 // FR-FCFS serves before anything else.
+// Queued requests (among those this pass serves) for bank b's open row. Counted for all
+// banks in one scan, and only in passes that consider closing a row: most passes need none.
+uint32_t DramChannel::pending_hits(Bank& b) {
+    if (b.counted_in != pass_id_) {
+        for (Bank& x : banks_) {
+            x.counted_in = pass_id_;
+            x.pending_hits = 0;
+        }
+        for (auto* q : candidates_)
+            for (const DramTxn& t : *q)
+                if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].pending_hits;
+    }
+    return b.pending_hits;
+}
+
 Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
     const DramTiming& tm = cfg_.timing;
     hit = false;
@@ -182,7 +197,7 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
         hit = true;
         return std::max({t.ready, col_ok_, write_bus_ok()});
     }
-    const Bank& b = banks_[t.bank];
+    Bank& b = banks_[t.bank];
     const bool capped = cfg_.row_hit_cap != 0 && b.hits >= cfg_.row_hit_cap;
     if (b.open_row == t.row) {
         if (t.kind == DramTxnKind::MediaWrite) {
@@ -196,7 +211,7 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
     }
     // Closing the open row would rob queued hits of it: wait for them (FR-FCFS), unless
     // the row has had its share.
-    if (b.open_row != kNoRow && b.pending_hits != 0 && !capped) return kNever;
+    if (b.open_row != kNoRow && !capped && pending_hits(b) != 0) return kNever;
     if (t.kind == DramTxnKind::MediaWrite && !t.activate_first) {
         cmd = Cmd::Program;  // a whole line needs no read of the old contents
         return std::max({t.ready, b.pre_ok, b.act_ok});
@@ -233,15 +248,15 @@ void DramChannel::pass() {
     if (tm.tREFI != 0) wake_at = next_refresh_;
     update_mode();
 
-    std::vector<DramTxn>* queues[2] = {write_mode_ ? &write_q_ : &read_q_, &internal_q_};
-    for (Bank& b : banks_) b.pending_hits = 0;
-    for (auto* q : queues)
-        for (const DramTxn& t : *q)
-            if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].pending_hits;
+    candidates_ = {write_mode_ ? &write_q_ : &read_q_, &internal_q_};
+    ++pass_id_;
 
+    // Queues are in arrival order, so the first ready hit found is the oldest one, and it
+    // beats every non-hit: the scan can stop there. Only when nothing issues does the
+    // pass need the full scan (for the next wake-up).
     Pick first_hit, oldest;
-    for (auto* q : queues) {
-        for (size_t i = 0; i < q->size(); ++i) {
+    for (auto* q : candidates_) {
+        for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
             const DramTxn& t = (*q)[i];
             Cmd cmd = Cmd::None;
             bool hit = false;
@@ -251,8 +266,8 @@ void DramChannel::pass() {
                 wake_at = std::min(wake_at, e);
                 continue;
             }
-            Pick& slot = hit ? first_hit : oldest;
-            if (t.seq < slot.seq) slot = Pick{q, i, t.seq, cmd};
+            if (hit) first_hit = Pick{q, i, t.seq, cmd};
+            else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
         }
     }
     const Pick& p = first_hit.queue ? first_hit : oldest;
@@ -322,12 +337,11 @@ void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
                 ++b->hits;
                 b->pre_ok = std::max(b->pre_ok, rd ? now + (t.bursts - 1) * tm.tCCD + tm.tRTP : data_end + tm.tWR);
                 // Close-page policy: auto-precharge unless another queued request wants the row.
-                if (cfg_.close_page && b->pending_hits <= 1) {
+                if (cfg_.close_page && pending_hits(*b) <= 1) {
                     b->open_row = kNoRow;
                     b->act_ok = std::max(b->act_ok, b->pre_ok + tm.tRP);
                     ++precharges_;
                 }
-                if (b->pending_hits) --b->pending_hits;
             }
             done_.push(t, at(data_end));
             return;

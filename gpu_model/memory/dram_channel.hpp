@@ -108,7 +108,8 @@ private:
         Cycle pre_ok = 0;   // earliest PRE (also: bank free again after a program)
         Cycle col_ok = 0;   // earliest column command to the open row (ACT + tRCD)
         uint32_t hits = 0;  // column accesses since the row opened
-        uint32_t pending_hits = 0;  // scratch for one scheduling pass
+        uint32_t pending_hits = 0;  // queued requests for the open row (valid in pass `counted_in`)
+        uint64_t counted_in = 0;
     };
     struct Pick {
         std::vector<DramTxn>* queue = nullptr;
@@ -120,6 +121,7 @@ private:
     void pass();
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
+    uint32_t pending_hits(Bank& b);
     Cycle read_bus_ok() const;
     Cycle write_bus_ok() const;
     bool refresh_step(Cycle now, Cycle& wake_at);
@@ -139,6 +141,8 @@ private:
     uint32_t reserved_writes_ = 0;
     uint64_t next_seq_ = 0;
     bool write_mode_ = false;
+    uint64_t pass_id_ = 0;
+    std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle
     Cycle col_ok_ = 0;       // tCCD between column commands
