@@ -376,6 +376,10 @@ TEST(TraceFile, AddEncodedCtaChecksItsRecordCount) {
     EXPECT_THROW(w.add_encoded_cta(cta), TraceError);
 }
 
+TEST(TraceFile, DirectoryIsATraceError) {
+    EXPECT_THROW(open_trace(ZNG_TEST_TMP_DIR), TraceError);
+}
+
 TEST(TraceFile, MissingFileIsATraceError) {
     try {
         open_trace("/nonexistent/dir/x.ztr");
