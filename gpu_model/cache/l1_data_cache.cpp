@@ -77,7 +77,7 @@ bool L1DataCache::access(MemRequest* r) {
     const uint32_t set = set_of(line);
     const int way = tags_.find(set, line);
     const bool queue_full = outbound_.size() + outbound_reserved_ >= cfg_.miss_queue;
-    const Tick done = clock().edge_after(now(), cfg_.latency);
+    const Tick done = edge_.edge_after(now(), cfg_.latency);
     switch (r->op) {
         case MemOp::Read:
             if (way == TagArray::kMiss) return miss(r, line);
@@ -162,7 +162,7 @@ bool L1DataCache::miss(MemRequest* r, uint64_t line) {
     f->context = this;
     f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
     ++outbound_reserved_;
-    lookup_.push(f, clock().edge_after(now(), cfg_.latency));
+    lookup_.push(f, edge_.edge_after(now(), cfg_.latency));
     return true;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/mshr_table.hpp"
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/ring_queue.hpp"
@@ -69,6 +70,7 @@ public:
     void flush_stats() { mshr_occupancy_.flush(now()); }
 
 private:
+    EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
     bool own(const MemRequest* r) const { return r->context == this; }
     uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line % tags_.sets()); }

@@ -80,9 +80,9 @@ bool response_carries_data(MemOp op) { return op == MemOp::Read || op == MemOp::
 
 void Crossbar::enqueue(Output& o, MemRequest* r, uint32_t bytes) {
     const uint64_t flits = (bytes + cfg_.width - 1) / cfg_.width;
-    const Tick start = std::max(clock().next_edge(now()), o.link_free);
-    o.link_free = clock().edge_after(start, flits);
-    const Tick ready = clock().edge_after(o.link_free, cfg_.latency);
+    const Tick start = std::max(edge_.next_edge(now()), o.link_free);
+    o.link_free = edge_.edge_after(start, flits);
+    const Tick ready = edge_.edge_after(o.link_free, cfg_.latency);
     o.queue.push_back(Packet{r, now(), ready});
     if (!o.blocked) sim().events().schedule_at_most(o.event, std::max(now(), o.queue.front().ready));
 }

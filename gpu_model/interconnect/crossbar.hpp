@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/ring_queue.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "sim/config/params.hpp"
@@ -46,6 +47,7 @@ public:
     void recv_retry(RequestPort& port) override;
 
 private:
+    EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     struct Packet {
         MemRequest* req = nullptr;
         Tick enter = 0;

@@ -69,11 +69,11 @@ bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
 }
 
 void L2Bank::wake_at(Tick t) {
-    sim().events().schedule_at_most(tick_ev_, std::max(clock().next_edge(t), busy_until_));
+    sim().events().schedule_at_most(tick_ev_, std::max(edge_.next_edge(t), busy_until_));
 }
 
 void L2Bank::occupy(uint32_t cycles) {
-    busy_until_ = clock().edge_after(now(), cycles ? cycles : 1);
+    busy_until_ = edge_.edge_after(now(), cycles ? cycles : 1);
     busy_cycles_ += cycles ? cycles : 1;
 }
 
@@ -98,7 +98,7 @@ void L2Bank::tick() {
         }
     }
     if (!fills_.empty() || (!input_.empty() && !stalled_))
-        sim().schedule(tick_ev_, std::max(busy_until_, clock().edge_after(now(), 1)));
+        sim().schedule(tick_ev_, std::max(busy_until_, edge_.edge_after(now(), 1)));
 }
 
 // ---- lookups ------------------------------------------------------------------------
@@ -205,7 +205,7 @@ bool L2Bank::fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRe
     f->context = this;
     f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
     ++mem_reserved_;
-    lookups_.push(f, clock().edge_after(now(), cfg_.read_latency));
+    lookups_.push(f, edge_.edge_after(now(), cfg_.read_latency));
     return true;
 }
 
@@ -286,7 +286,7 @@ void L2Bank::writeback(uint64_t line) {
 
 // ---- to and from memory -------------------------------------------------------------
 
-void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, clock().edge_after(now(), delay)); }
+void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, edge_.edge_after(now(), delay)); }
 
 void L2Bank::send_to_memory(MemRequest* r) {
     mem_out_.push_back(r);

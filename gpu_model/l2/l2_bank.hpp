@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/mshr_table.hpp"
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/ring_queue.hpp"
@@ -44,6 +45,7 @@ public:
     void flush_stats() { mshr_occupancy_.flush(now()); }
 
 private:
+    EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
     enum Flags : uint32_t { kPrefetchEntry = 1 };
     bool own(const MemRequest* r) const { return r->context == this; }

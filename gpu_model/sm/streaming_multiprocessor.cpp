@@ -34,7 +34,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
       shared_(stats().counter("shared", "shared-memory instructions")),
       constant_(stats().counter("constant", "constant-memory instructions")),
       barriers_(stats().counter("barriers", "barrier instructions")),
-      ldst_full_(stats().counter("ldst_full_stalls", "issue attempts refused: LD/ST queue full")) {
+      ldst_full_(stats().counter("ldst_full_stalls", "scheduler cycles with a ready warp held back: LD/ST queue full")) {
     if (mmu.page_shift() < static_cast<uint32_t>(std::countr_zero(l1.line)))
         throw SimError(this->name() + ": pages must not be smaller than L1 lines");
     for (uint32_t i = 0; i < cfg.schedulers; ++i) schedulers_.push_back(make_scheduler());
@@ -154,13 +154,13 @@ void StreamingMultiprocessor::make_ready(uint32_t slot) {
 }
 
 void StreamingMultiprocessor::wake() {
-    Tick edge = clock().next_edge(now());
-    if (ticked_ && clock().tick_to_cycle(edge) <= last_cycle_) edge = clock().cycle_to_tick(last_cycle_ + 1);
-    sim().events().schedule_at_most(tick_ev_, edge);
+    Cycle c = edge_.edge_cycle(now());
+    if (ticked_ && c <= last_cycle_) c = last_cycle_ + 1;  // this cycle's issue is over
+    sim().events().schedule_at_most(tick_ev_, clock().cycle_to_tick(c));
 }
 
 void StreamingMultiprocessor::tick() {
-    const Cycle cycle = clock().tick_to_cycle(now());
+    const Cycle cycle = edge_.edge_cycle(now());
     last_cycle_ = cycle;
     ticked_ = true;
     while (!sleepers_.empty() && sleepers_.front().first <= cycle) {
@@ -174,7 +174,7 @@ void StreamingMultiprocessor::tick() {
     for (uint32_t k = 0; k < cfg_.schedulers; ++k) {
         WarpScheduler& sched = *schedulers_[k];
         for (uint32_t n = 0; n < cfg_.issue_width; ++n) {
-            WarpMask cand = ready_[k];
+            WarpMask cand = issuable(k);
             uint32_t slot = WarpMask::kNone;
             while (cand.any()) {
                 uint32_t s = sched.pick(cand);
@@ -191,11 +191,42 @@ void StreamingMultiprocessor::tick() {
         any_ready = any_ready || ready_[k].any();
     }
     drain_ldst();
+    unpark();
+    for (uint32_t k = 0; k < cfg_.schedulers && !any_ready; ++k) any_ready = ready_[k].any();
     if (any_ready || (!ldst_.empty() && !ldst_blocked_)) {
         sim().schedule(tick_ev_, clock().cycle_to_tick(cycle + 1));
     } else if (!sleepers_.empty()) {
         sim().schedule(tick_ev_, clock().cycle_to_tick(sleepers_.front().first));
     }
+}
+
+const WarpMask& StreamingMultiprocessor::issuable(uint32_t k) {
+    const size_t room = cfg_.ldst_queue - ldst_.size();
+    WarpMask& ready = ready_[k];
+    if (room >= Coalescer::kMaxLines) return ready;
+    // Park the warps whose memory instruction does not fit in the LD/ST queue: they
+    // leave the candidates until the queue has drained enough (see unpark), so a full
+    // queue costs nothing per cycle.
+    bool parked = false;
+    for (uint32_t s = ready.next(0); s != WarpMask::kNone; s = ready.next(s + 1)) {
+        const Warp& w = warps_[s];
+        if (w.compute_left == 0 && w.nlines > room) {
+            ready.reset(s);
+            parked_.set(s);
+            parked_min_lines_ = std::min(parked_min_lines_, w.nlines);
+            parked = true;
+        }
+    }
+    if (parked) ++ldst_full_;
+    return ready;
+}
+
+void StreamingMultiprocessor::unpark() {
+    if (!parked_.any() || cfg_.ldst_queue - ldst_.size() < parked_min_lines_) return;
+    for (uint32_t s = parked_.next(0); s != WarpMask::kNone; s = parked_.next(s + 1))
+        ready_[s % cfg_.schedulers].set(s);
+    parked_ = WarpMask{};
+    parked_min_lines_ = ~0u;
 }
 
 bool StreamingMultiprocessor::issue(uint32_t slot, Cycle cycle) {
@@ -332,7 +363,7 @@ void StreamingMultiprocessor::drain_ldst() {
             break;
         }
         ldst_.pop_front();
-        if (res == L1Tlb::Result::Hit) tlb_pipe_.push(r, clock().edge_after(now(), tlb_.latency()));
+        if (res == L1Tlb::Result::Hit) tlb_pipe_.push(r, edge_.edge_after(now(), tlb_.latency()));
     }
 }
 

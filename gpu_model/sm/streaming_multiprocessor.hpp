@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "gpu_model/cache/l1_data_cache.hpp"
+#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/request_latency_stats.hpp"
 #include "gpu_model/common/ring_queue.hpp"
 #include "gpu_model/common/warp_mask.hpp"
@@ -75,6 +76,7 @@ public:
     void tlb_unblocked() override;
 
 private:
+    EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     enum class WarpState : uint8_t { Free, Ready, Sleeping, WaitMem, AtBarrier };
     struct Warp {
         trace::WarpCursor cursor;
@@ -101,6 +103,8 @@ private:
 
     void tick();
     void wake();
+    const WarpMask& issuable(uint32_t scheduler);
+    void unpark();
     bool issue(uint32_t slot, Cycle now_cycle);
     void issue_memory(Warp& w, uint32_t slot);
     void next_record(Warp& w, uint32_t slot);
@@ -123,6 +127,8 @@ private:
     std::vector<WarpMask> ready_;  // per scheduler
     std::vector<Warp> warps_;
     WarpMask free_warps_;
+    WarpMask parked_;                 // ready, but their memory instruction does not fit the LD/ST queue
+    uint32_t parked_min_lines_ = ~0u;  // smallest line count among parked warps
     std::vector<CtaSlot> ctas_;
     uint32_t resident_ctas_ = 0;
     uint32_t used_warps_ = 0;

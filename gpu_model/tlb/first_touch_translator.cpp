@@ -35,18 +35,18 @@ const ComponentSchema& FirstTouchTranslator::schema() {
 
 bool FirstTouchTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
     if (app >= maps_.size()) maps_.resize(app + 1u);
-    auto [it, inserted] = maps_[app].try_emplace(vpn, next_frame_);
-    if (inserted) {
-        if (max_frames_ != 0 && next_frame_ >= max_frames_) {
-            maps_[app].erase(it);
-            throw SimError(fmt::format(
-                "first_touch: physical memory exhausted: app {} touched virtual address {:#x} but all {} frames "
-                "of {} B ({} B) are in use; raise translation.capacity or the memory size",
-                app, vpn * page_size_, max_frames_, page_size_, max_frames_ * page_size_));
-        }
-        ++next_frame_;
+    FlatPageMap& map = maps_[app];
+    if (const uint64_t* known = map.find(vpn)) {
+        ppn = *known;
+        return true;
     }
-    ppn = it->second;
+    if (max_frames_ != 0 && next_frame_ >= max_frames_)
+        throw SimError(fmt::format(
+            "first_touch: physical memory exhausted: app {} touched virtual address {:#x} but all {} frames "
+            "of {} B ({} B) are in use; raise translation.capacity or the memory size",
+            app, vpn * page_size_, max_frames_, page_size_, max_frames_ * page_size_));
+    map.insert(vpn, next_frame_);
+    ppn = next_frame_++;
     return true;
 }
 

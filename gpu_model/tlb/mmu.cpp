@@ -92,7 +92,7 @@ Mmu::Mmu(Simulator& sim, std::string name, const ClockDomain& clock, const MmuCo
 void Mmu::attach(uint32_t client, TranslationClient& c) { clients_.at(client) = &c; }
 
 void Mmu::request(uint32_t client, uint16_t app, uint64_t vpn, uint32_t delay) {
-    lookups_.push(Lookup{client, app, vpn}, clock().edge_after(now(), delay + cfg_.l2_tlb_latency));
+    lookups_.push(Lookup{client, app, vpn}, edge_.edge_after(now(), delay + cfg_.l2_tlb_latency));
 }
 
 void Mmu::l2_tlb_lookup(Lookup& l) {
@@ -106,12 +106,10 @@ void Mmu::l2_tlb_lookup(Lookup& l) {
         return;
     }
     ++l2_misses_;
-    for (uint32_t w : active_walks_) {
-        if (walks_[w].app == l.app && walks_[w].vpn == l.vpn) {
-            ++walk_merges_;
-            walks_[w].clients.set(l.client);
-            return;
-        }
+    if (const uint64_t* walking = pending_.find(key)) {
+        ++walk_merges_;
+        walks_[*walking].clients.set(l.client);
+        return;
     }
     uint32_t w;
     if (!free_walks_.empty()) {
@@ -125,7 +123,7 @@ void Mmu::l2_tlb_lookup(Lookup& l) {
     walks_[w] = Walk{l.app, l.vpn, {}};
     walks_[w].clients.set(l.client);
     walk_start_[w] = now();
-    active_walks_.push_back(w);
+    pending_.insert(key, w);
     if (busy_walkers_ < cfg_.walkers)
         start_walk(w);
     else
@@ -158,7 +156,7 @@ void Mmu::start_walk(uint32_t w) {
     if (cached) ++walk_cache_hits_;
     uint32_t reads = cfg_.levels - cached;
     walk_levels_ += reads;
-    walking_.push(w, clock().edge_after(now(), cfg_.walk_cache_latency + uint64_t{reads} * cfg_.level_latency));
+    walking_.push(w, edge_.edge_after(now(), cfg_.walk_cache_latency + uint64_t{reads} * cfg_.level_latency));
 }
 
 void Mmu::walk_finished(uint32_t& w) {
@@ -192,9 +190,7 @@ void Mmu::complete_walk(uint32_t w, uint64_t ppn) {
                                            : l2_tlb_.at(set, static_cast<uint32_t>(way));
     line.data = ppn;
     walk_latency_.sample(static_cast<double>(now() - walk_start_[w]) / static_cast<double>(kNanosecond));
-    auto it = std::find(active_walks_.begin(), active_walks_.end(), w);
-    *it = active_walks_.back();
-    active_walks_.pop_back();
+    pending_.erase(key);
     free_walks_.push_back(w);
     --busy_walkers_;
     if (!walk_queue_.empty()) {

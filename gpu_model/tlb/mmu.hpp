@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpu_model/common/edge_clock.hpp"
+#include "gpu_model/common/flat_page_map.hpp"
 #include "gpu_model/common/ring_queue.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/common/warp_mask.hpp"
@@ -47,7 +49,7 @@ public:
     void request(uint32_t client, uint16_t app, uint64_t vpn, uint32_t delay);
 
     uint32_t page_shift() const { return page_shift_; }
-    uint64_t walks_in_flight() const { return active_walks_.size(); }
+    uint64_t walks_in_flight() const { return pending_.size(); }
     uint64_t lookups_in_flight() const { return lookups_.size(); }
     // Drops (app, vpn) from every TLB (the translator's shootdown hook).
     void shootdown(uint16_t app, uint64_t vpn);
@@ -78,9 +80,10 @@ private:
     TagArray walk_cache_;
     std::vector<Walk> walks_;              // walk records, indexed by walk id
     std::vector<uint32_t> free_walks_;
-    std::vector<uint32_t> active_walks_;   // queued or walking (merge search list)
+    FlatPageMap pending_;                  // page key -> walk id, queued or walking (merging)
     RingQueue<uint32_t> walk_queue_;       // waiting for a walker thread
     uint32_t busy_walkers_ = 0;
+    EdgeClock edge_{clock()};
     TimedQueue<Lookup> lookups_;
     TimedQueue<uint32_t> walking_;
 

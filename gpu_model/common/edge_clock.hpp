@@ -1,0 +1,33 @@
+// Cycle-edge arithmetic of one component, memoised per tick. Components convert the
+// current time to "the edge n cycles from now" several times per event; ClockDomain's
+// exact conversion costs 128-bit divisions, and most calls repeat the same tick.
+#pragma once
+#include "sim/core/clock_domain.hpp"
+
+namespace zng::gpu {
+
+class EdgeClock {
+public:
+    explicit EdgeClock(const ClockDomain& c) : clock_(c) {}
+
+    // Index of the first cycle edge at or after t.
+    Cycle edge_cycle(Tick t) {
+        if (t != memo_tick_) {
+            Cycle c = clock_.tick_to_cycle(t);
+            memo_cycle_ = clock_.cycle_to_tick(c) == t ? c : c + 1;
+            memo_tick_ = t;
+        }
+        return memo_cycle_;
+    }
+    // The edge n cycles after the first edge at or after t (ClockDomain::edge_after).
+    Tick edge_after(Tick t, Cycle n) { return clock_.cycle_to_tick(edge_cycle(t) + n); }
+    Tick next_edge(Tick t) { return edge_after(t, 0); }
+    const ClockDomain& domain() const { return clock_; }
+
+private:
+    const ClockDomain& clock_;
+    Tick memo_tick_ = kMaxTick;
+    Cycle memo_cycle_ = 0;
+};
+
+}  // namespace zng::gpu
