@@ -105,8 +105,9 @@ struct TraceError : std::runtime_error {
 // not 1/2/4/8/16, Compute record with compute == 0).
 void encode_record(const WarpRecord& r, std::vector<uint8_t>& out);
 // Decodes one record at p (advancing p). Throws TraceError if the bytes are malformed.
-// Fields not stored are reset (space Global, size 0, base/stride 0, inactive lanes'
-// addresses 0), except `addr` which is left untouched for strided records.
+// Fields not stored are reset (space Global, size 0, base/stride 0), except `addr`:
+// only the active lanes of a scattered record are written; the other entries keep
+// what they held (no consumer may read them).
 void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
 // Upper bound of encode_record's output for one record.
 constexpr size_t kMaxEncodedRecordBytes = 1 + 10 + 4 + 5 + 1 + kWarpSize * 10;
