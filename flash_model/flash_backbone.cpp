@@ -149,6 +149,19 @@ void FlashBackbone::block_moved(const FlashAddress& from, const FlashAddress& to
                                    "are per plane)",
                                    from.to_string(), to.to_string()));
     package_of(from).block_moved(shared_.spec.geometry.plane_in_package(from), from.block, to.block);
+    // Firmware operations keep their exact addresses; data-page transactions follow.
+    shared_.txns.for_each_live([&](FlashTxn& t) {
+        bool data_page = t.kind == TxnKind::DemandRead || t.kind == TxnKind::DemandWrite || t.kind == TxnKind::Evict;
+        if (data_page && t.addr.same_block(from)) t.addr.block = to.block;
+    });
+}
+
+FlashAddress FlashBackbone::newest_copy(const FlashAddress& data_page) const {
+    const FlashGeometry& g = shared_.spec.geometry;
+    g.check(data_page);
+    const ProgrammableRowDecoder& decoder = packages_[g.package_index(data_page)]->decoder(g.plane_in_package(data_page));
+    ProgrammableRowDecoder::Row row = decoder.resolve(data_page.block, data_page.page);
+    return data_page.with_block(row.block).with_page(row.page);
 }
 
 uint64_t FlashBackbone::in_flight() const {

@@ -48,8 +48,12 @@ public:
     const FlashGeometry& geometry() const override { return shared_.spec.geometry; }
     void submit(FlashOp op) override;
     void set_block_erased(const FlashAddress& block) override;
+    // Also re-addresses the demand and eviction transactions still in flight for `from`
+    // (writes parked on the merged log block among them): the merge freed `from`, and
+    // their data now belongs to `to`.
     void block_moved(const FlashAddress& from, const FlashAddress& to) override;
     uint32_t erase_count(const FlashAddress& block) const override { return shared_.blocks.erase_count(block); }
+    FlashAddress newest_copy(const FlashAddress& data_page) const override;
 
     const FlashSpec& spec() const { return shared_.spec; }
     const BlockStateTable& blocks() const { return shared_.blocks; }

@@ -35,6 +35,7 @@ public:
         uint32_t blocks_per_plane = 1024;
         uint32_t pages_per_block = 384;
         uint64_t page_size = 4096;  // bytes, a power of two
+        bool operator==(const Shape&) const = default;
     };
     // Throws std::invalid_argument on impossible shapes or orders (callers that read a
     // config turn it into a ConfigError naming the key); `order` is a comma-separated
@@ -43,6 +44,8 @@ public:
     FlashGeometry() : FlashGeometry(Shape{}, "channel,package,die,plane,page,block") {}
 
     const Shape& shape() const { return shape_; }
+    // Same shape and interleaving order: byte addresses mean the same pages in both.
+    bool operator==(const FlashGeometry& o) const { return shape_ == o.shape_ && order_ == o.order_; }
     uint32_t channels() const { return shape_.channels; }
     uint32_t packages_per_channel() const { return shape_.packages_per_channel; }
     uint32_t dies_per_package() const { return shape_.dies_per_package; }

@@ -10,7 +10,8 @@
 //
 // Wiring: the zng_flash back end uses the platform's AddressTranslator as its
 // LogBlockMap when the translator also derives from LogBlockMap; otherwise it uses its
-// built-in allocator (see simple_log_block_allocator.hpp).
+// built-in allocator (see simple_log_block_allocator.hpp). Either way the back end hands
+// the map its FlashOpExecutor through attach(), so the platform needs no special case.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,8 @@
 #include "flash_model/flash_geometry.hpp"
 
 namespace zng::flash {
+
+class FlashOpExecutor;
 
 class LogBlockMap {
 public:
@@ -33,6 +36,10 @@ public:
     // mapping table is cleared by the erase) or log_block_for() must return another block.
     // Writes waiting for this log block stay parked until done().
     virtual void log_block_full(const FlashAddress& log_block, std::function<void()> done) = 0;
+    // The back end that adopted this map: merges are issued to it as FlashOps, so that
+    // they are timed by the same model as demand traffic. Called once, before any write;
+    // an implementation rejects an executor whose geometry is not its own (SimError).
+    virtual void attach(FlashOpExecutor& flash) = 0;
 };
 
 // A low-level operation for firmware / GC paths. `addr` is exact: no row-decoder
@@ -61,6 +68,10 @@ public:
     virtual void block_moved(const FlashAddress& from, const FlashAddress& to) = 0;
     // Erase count of a block (0 if never erased), for wear levelling.
     virtual uint32_t erase_count(const FlashAddress& block) const = 0;
+    // The page a read of `data_page` senses: the log page holding its newest copy when
+    // the plane's row decoder (LPMT) maps one, else `data_page` itself. Untimed (the
+    // lookup a merge does before its exact FlashOp::Read).
+    virtual FlashAddress newest_copy(const FlashAddress& data_page) const = 0;
 };
 
 }  // namespace zng::flash

@@ -14,17 +14,19 @@
 #include <unordered_map>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/flash_geometry.hpp"
 #include "flash_model/log_block_map.hpp"
 
 namespace zng::flash {
 
 class SimpleLogBlockAllocator final : public LogBlockMap {
 public:
-    SimpleLogBlockAllocator(FlashBackbone& backbone, uint32_t log_blocks_per_plane);
+    // Throws ConfigError unless 1 <= log_blocks_per_plane < the geometry's blocks per plane.
+    SimpleLogBlockAllocator(const FlashGeometry& geometry, uint32_t log_blocks_per_plane);
 
     uint32_t log_block_for(const FlashAddress& data_page) override;
     void log_block_full(const FlashAddress& log_block, std::function<void()> done) override;
+    void attach(FlashOpExecutor& flash) override;
 
     uint64_t merges() const { return merges_; }
     bool is_log_block(uint32_t block) const { return block >= first_log_; }
@@ -41,12 +43,14 @@ private:
         uint32_t pending = 0;
     };
     PlanePool& pool(const FlashAddress& a);
+    FlashOpExecutor& flash() const;
     void merge_phase_erase_data(uint32_t m);
     void merge_phase_program(uint32_t m);
     void merge_phase_erase_log(uint32_t m);
     void merge_finish(uint32_t m);
 
-    FlashBackbone& bb_;
+    FlashGeometry geo_;
+    FlashOpExecutor* flash_ = nullptr;
     uint32_t first_log_;
     std::unordered_map<uint64_t, PlanePool> pools_;      // by plane index (sparse)
     std::unordered_map<uint64_t, uint32_t> log_of_;      // data block index -> log block

@@ -30,22 +30,27 @@ ZngFlashBackend::ZngFlashBackend(Simulator& sim, const BackendContext& ctx, cons
     FlashSpec spec = load_flash_spec(ctx.root);
     FlashBackboneSettings bs = FlashBackboneSettings::read(p, "memory");
     backbone_ = std::make_unique<FlashBackbone>(sim, spec, bs);
-    if (auto* ftl = dynamic_cast<LogBlockMap*>(ctx.translator)) {
-        backbone_->set_log_block_map(ftl);
-    } else {
+    LogBlockMap* map = dynamic_cast<LogBlockMap*>(ctx.translator);
+    if (!map) {
         try {
-            builtin_ = std::make_unique<SimpleLogBlockAllocator>(*backbone_, p.u32("log_blocks_per_plane"));
+            builtin_ = std::make_unique<SimpleLogBlockAllocator>(backbone_->geometry(), p.u32("log_blocks_per_plane"));
         } catch (const ConfigError& e) {
             p.fail("log_blocks_per_plane", e.what());
         }
-        backbone_->set_log_block_map(builtin_.get());
+        map = builtin_.get();
     }
+    set_log_block_map(*map);
     for (uint32_t i = 0; i < ctx.ports; ++i) {
         ports_.push_back(std::make_unique<ResponsePort>(*this, "memory.port" + std::to_string(i)));
         ports_.back()->index = i;
     }
     refused_.assign(ctx.ports, 0);
     backbone_->set_room_callback([this] { retry_refused(); });
+}
+
+void ZngFlashBackend::set_log_block_map(LogBlockMap& m) {
+    backbone_->set_log_block_map(&m);
+    m.attach(*this);
 }
 
 bool ZngFlashBackend::recv_request(MemRequest* r, ResponsePort& port) {

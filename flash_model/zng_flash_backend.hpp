@@ -6,8 +6,9 @@
 //
 // Writes go to log blocks chosen by a LogBlockMap: the platform's AddressTranslator
 // when it derives from LogBlockMap (ZnG's MMU-resident FTL), else the built-in
-// SimpleLogBlockAllocator. The back end is also a FlashOpExecutor, so an FTL can
-// dynamic_cast the MemoryBackend to issue merge reads, programs and erases.
+// SimpleLogBlockAllocator. The back end is also a FlashOpExecutor and attaches itself
+// to the map it adopts (LogBlockMap::attach), so the FTL issues its merge reads,
+// programs and erases here without the platform wiring anything.
 //
 // medium_bytes_read counts whole pages sensed, medium_bytes_written whole pages
 // programmed: the flash-array traffic, not the bytes the L2 asked for.
@@ -42,13 +43,14 @@ public:
     void set_block_erased(const FlashAddress& b) override { backbone_->set_block_erased(b); }
     void block_moved(const FlashAddress& f, const FlashAddress& t) override { backbone_->block_moved(f, t); }
     uint32_t erase_count(const FlashAddress& b) const override { return backbone_->erase_count(b); }
+    FlashAddress newest_copy(const FlashAddress& p) const override { return backbone_->newest_copy(p); }
 
     // WriteRedirectionSource: the thrashing checkers of the packages (flash.thrashing_checker).
     bool redirect_write(uint64_t paddr) const override;
     bool redirect_active() const override { return backbone_->thrashing_packages() > 0; }
 
-    // Replaces the log-block map (the FTL installs itself when not wired as translator).
-    void set_log_block_map(LogBlockMap* m) { backbone_->set_log_block_map(m); }
+    // Replaces the log-block map (an FTL not wired as the translator) and attaches it.
+    void set_log_block_map(LogBlockMap& m);
     FlashBackbone& backbone() { return *backbone_; }
     // The built-in allocator, when it is the one in use (else null).
     SimpleLogBlockAllocator* builtin_allocator() { return builtin_.get(); }

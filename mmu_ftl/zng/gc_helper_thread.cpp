@@ -114,11 +114,11 @@ void GcHelperThread::issue(uint32_t plane) {
     op.done = [this, plane] { on_op_done(plane); };
     switch (c.step) {
         case Step::Read:
-            // Each page is read once, from its newest copy. The copy in the log block and
-            // the one in the data block share this plane, so reading at the data block's
-            // address costs the same sense and transfer; the row decoder resolves which.
+            // Each page is read once, from its newest copy: the log page the plane's row
+            // decoder maps it to, else the data block's own page.
             op.kind = flash::FlashOp::Read;
-            op.addr = l.block_address(g.unit, plane, members_[c.member].old_block).with_page(c.page);
+            op.addr = tables_.flash->newest_copy(
+                l.block_address(g.unit, plane, members_[c.member].old_block).with_page(c.page));
             ++pages_read_;
             break;
         case Step::Program:

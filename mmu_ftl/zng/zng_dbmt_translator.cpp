@@ -113,13 +113,8 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
                    [t, lb] { return static_cast<double>(t->lbmt.groups() * lb); });
 }
 
-void ZngDbmtTranslator::attach_flash(flash::FlashOpExecutor& exec) {
-    const auto& a = exec.geometry().shape();
-    const auto& b = tables_.layout.geometry().shape();
-    if (a.channels != b.channels || a.packages_per_channel != b.packages_per_channel ||
-        a.dies_per_package != b.dies_per_package || a.planes_per_die != b.planes_per_die ||
-        a.blocks_per_plane != b.blocks_per_plane || a.pages_per_block != b.pages_per_block ||
-        a.page_size != b.page_size || exec.geometry().order() != tables_.layout.geometry().order())
+void ZngDbmtTranslator::attach(flash::FlashOpExecutor& exec) {
+    if (!(exec.geometry() == tables_.layout.geometry()))
         throw SimError("zng_dbmt: the flash back end's geometry differs from the `flash:` section it was built from");
     tables_.flash = &exec;
 }

@@ -30,9 +30,10 @@ public:
     uint32_t log_block_for(const flash::FlashAddress& data_page) override;
     void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;
 
+    // The flash back end that adopted this FTL as its log-block map times the merges.
+    void attach(flash::FlashOpExecutor& exec) override;
+
     void set_cache_flush(FlushApp f) override { gc_.set_flush(std::move(f)); }
-    // The flash back end whose FlashOps time the merges (called when the platform is built).
-    void attach_flash(flash::FlashOpExecutor& exec);
 
     const MappingTableSizes& table_sizes() const { return sizes_; }
     const ZngFtlTables& tables() const { return tables_; }

@@ -28,7 +28,11 @@ public:
     void submit(flash::FlashOp op) override {
         Tick dur = 0;
         switch (op.kind) {
-            case flash::FlashOp::Read: dur = t_read_; ++reads; break;
+            case flash::FlashOp::Read:
+                dur = t_read_;
+                ++reads;
+                read_at.push_back(op.addr);
+                break;
             case flash::FlashOp::Program: dur = t_prog_; states_.program(op.addr); ++programs; break;
             case flash::FlashOp::Erase:
                 dur = t_erase_;
@@ -50,6 +54,12 @@ public:
         ++moves;
     }
     uint32_t erase_count(const flash::FlashAddress& b) const override { return states_.erase_count(b); }
+    flash::FlashAddress newest_copy(const flash::FlashAddress& p) const override {
+        auto it = decoders_.find(geo_.plane_index(p));
+        if (it == decoders_.end()) return p;
+        flash::ProgrammableRowDecoder::Row row = it->second.resolve(p.block, p.page);
+        return p.with_block(row.block).with_page(row.page);
+    }
 
     // A demand write of a data page (the address a translation produced).
     void write(const flash::FlashAddress& data_page, std::function<void()> done) {
@@ -73,6 +83,7 @@ public:
 
     uint64_t reads = 0, programs = 0, erases = 0, set_erased_calls = 0, moves = 0, log_writes = 0,
              parked_writes = 0, lpmt_checks = 0;
+    std::vector<flash::FlashAddress> read_at;  // exact address of every FlashOp::Read
     const flash::BlockStateTable& states() const { return states_; }
 
 private:

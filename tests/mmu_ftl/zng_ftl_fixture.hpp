@@ -39,7 +39,7 @@ struct ZngFtlRig {
         spec = flash::load_flash_spec(&root);
         flash = std::make_unique<TestFlash>(sim, spec.geometry, t_read, t_prog, t_erase);
         flash->set_log_block_map(ftl.get());
-        ftl->attach_flash(*flash);
+        ftl->attach(*flash);
     }
     // Physical flash page of (app, vpn); fails the test when the page is held.
     flash::FlashAddress page_of(uint16_t app, uint64_t vpn) {

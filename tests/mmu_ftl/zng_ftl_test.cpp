@@ -137,6 +137,33 @@ TEST(ZngFtl, FullLogBlockTriggersExactlyOneMergeWithHandCountedWork) {
     EXPECT_EQ(rig.sim.stats().value("translation.gc.pe_distribution.1"), 3.0);
 }
 
+TEST(ZngFtl, MergeReadsEveryPageFromItsNewestCopy) {
+    ZngFtlRig rig(small_ftl());
+    FullLogScenario s(rig);  // d0's plane-0 pages 0..3 rewritten into log block 2, pages 0..3
+    rig.flash->write(s.d0.with_page(0), [] {});
+    rig.sim.run();
+    ASSERT_EQ(rig.ftl->gc().merges(), 1u);
+    // By hand: of the 16 merge reads, the 4 of data block 0 in plane 0 go to log block 2
+    // (page i at log page i); the other 12 read the data blocks' own pages (0 and 1).
+    ASSERT_EQ(rig.flash->read_at.size(), 16u);
+    int from_log = 0, from_data = 0;
+    for (const flash::FlashAddress& a : rig.flash->read_at) {
+        if (a.block == 2) {
+            ++from_log;
+            EXPECT_TRUE(a.same_plane(s.d0)) << a.to_string();
+        } else {
+            ++from_data;
+            EXPECT_LE(a.block, 1u) << a.to_string();
+        }
+    }
+    EXPECT_EQ(from_log, 4);
+    EXPECT_EQ(from_data, 12);
+    for (uint32_t pg = 0; pg < 4; ++pg)
+        EXPECT_NE(std::find(rig.flash->read_at.begin(), rig.flash->read_at.end(), s.d0.with_block(2).with_page(pg)),
+                  rig.flash->read_at.end())
+            << "log page " << pg;
+}
+
 TEST(ZngFtl, MergeHoldsOnlyTheOwnersBlocks) {
     ZngFtlRig rig(small_ftl());
     uint64_t ppn = 0;

@@ -1,0 +1,127 @@
+// ZnG's FTL (zng_dbmt) adopted by the real zng_flash back end: the back end attaches
+// itself to the FTL (no platform wiring), dirty registers evicted into a full log block
+// park until the helper thread's merge ends and then follow the moved data block, and
+// the merge reads the log copies the row decoder names.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "flash_model/register.hpp"
+#include "flash_model/zng_flash_backend.hpp"
+#include "mmu_ftl/register.hpp"
+#include "mmu_ftl/zng/zng_dbmt_translator.hpp"
+#include "sim/config/config_node.hpp"
+#include "tests/mmu_ftl/port_requester.hpp"
+
+namespace zng::test {
+namespace {
+
+// One plane of 16 blocks x 4 pages, one register, writes absorbed without a sense (so
+// every array operation below is an eviction program or a merge operation). Plane-wide
+// data blocks: vpn v -> page v % 4 of virtual block v / 4. OP 0.5 -> 8 user blocks;
+// group size 2 needs ceil(8/2) + 2 = 6 <= 8 spares.
+const char* kOnePlane = R"(
+flash:
+  channels: 1
+  packages_per_channel: 1
+  dies_per_package: 1
+  planes_per_die: 1
+  blocks_per_plane: 16
+  pages_per_block: 4
+  page_size: 4KiB
+  tR: 3us
+  tPROG: 100us
+  tBERS: 1ms
+  registers_per_plane: 1
+  write_miss_sense: false
+translation: {type: zng_dbmt, data_block_span: plane, log_group_size: 2, overprovisioning: 0.5}
+memory: {type: zng_flash}
+)";
+
+struct FlashFtlRig {
+    FlashFtlRig() : root(parse_config_text(kOnePlane, "test.yaml")) {
+        register_flash_model_components();
+        register_mmu_ftl_components();
+        TranslatorContext tctx{&root};
+        translator = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, tctx);
+        BackendContext bctx;
+        bctx.root = &root;
+        bctx.translator = translator.get();
+        backend = memory_backend_slot().create(root.find("memory"), "memory", "zng_flash", sim, bctx);
+        ftl = dynamic_cast<ZngDbmtTranslator*>(translator.get());
+        flash = dynamic_cast<flash::ZngFlashBackend*>(backend.get());
+    }
+    uint64_t paddr(uint16_t app, uint64_t vpn) {
+        uint64_t ppn = 0;
+        EXPECT_TRUE(translator->translate(app, vpn, ppn)) << "vpn " << vpn;
+        return ppn * translator->page_size();
+    }
+    double stat(const std::string& name) { return sim.stats().value(name); }
+
+    Simulator sim;
+    ConfigNode root;
+    std::unique_ptr<AddressTranslator> translator;
+    std::unique_ptr<MemoryBackend> backend;
+    ZngDbmtTranslator* ftl = nullptr;
+    flash::ZngFlashBackend* flash = nullptr;
+};
+
+TEST(ZngFlashFtl, BackEndAdoptsTheTranslatorAndAttachesItself) {
+    FlashFtlRig rig;
+    ASSERT_NE(rig.ftl, nullptr);
+    ASSERT_NE(rig.flash, nullptr);
+    EXPECT_EQ(rig.flash->builtin_allocator(), nullptr);     // the FTL is the log-block map
+    EXPECT_EQ(rig.ftl->tables().flash, rig.flash);          // and it got the executor
+}
+
+TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);  // pages 0 and 1 of data block 0
+    ASSERT_EQ(rig.flash->geometry().decode(p0).block, 0u);
+    // Alternating writes to two pages with one register: each write from the second on
+    // evicts the other page. Evictions 1..4 fill log block 1 (pages 0..3); eviction 5
+    // (page 0, by write 6) finds it full, parks and starts the merge.
+    for (int i = 0; i < 6; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 6u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    EXPECT_EQ(rig.stat("memory.merges_requested"), 1.0);
+    // By hand: 4 eviction programs + the merge (4 reads, 4 programs, erase of data block
+    // 0 and log block 1) + the parked eviction into a fresh log block = 9 programs.
+    EXPECT_EQ(rig.stat("memory.programs"), 9.0);
+    EXPECT_EQ(rig.stat("memory.erases"), 2.0);
+    EXPECT_EQ(rig.ftl->gc().pages_moved(), 4u);
+    // Least-erased wear levelling: data 0 and log 1 were taken first, the merge moved the
+    // data block to fresh block 2, and the parked page opened fresh log block 3.
+    const flash::FlashAddress moved = rig.flash->geometry().decode(rig.paddr(0, 0));
+    EXPECT_EQ(moved.block, 2u);
+    EXPECT_EQ(rig.ftl->tables().dbmt.at(0).plbn, 3u);
+    // The parked page 0 was programmed into log page 0 of the new log block; page 1 (the
+    // last write) is still dirty in the register, so its newest flash copy is the merged one.
+    EXPECT_EQ(rig.flash->newest_copy(moved), moved.with_block(3).with_page(0));
+    EXPECT_EQ(rig.flash->newest_copy(moved.with_page(1)), moved.with_page(1));
+    // The sixth write waited for its register, so it was answered after both erases.
+    EXPECT_GT(req.done_at[5], req.done_at[4] + 2 * kMillisecond);
+}
+
+TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
+    for (int i = 0; i < 5; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.sim.run();
+    EXPECT_EQ(rig.ftl->gc().merges(), 0u);
+    // 4 evictions (log pages 0..3 = p0, p1, p0, p1): the newest copies of pages 0 and 1
+    // are log pages 2 and 3 of log block 1; pages 2 and 3 were never rewritten. (Merges
+    // read exactly these addresses: see ZngFtl.MergeReadsEveryPageFromItsNewestCopy.)
+    const flash::FlashAddress d = rig.flash->geometry().decode(p0);
+    EXPECT_EQ(rig.flash->newest_copy(d), d.with_block(1).with_page(2));
+    EXPECT_EQ(rig.flash->newest_copy(d.with_page(1)), d.with_block(1).with_page(3));
+    EXPECT_EQ(rig.flash->newest_copy(d.with_page(2)), d.with_page(2));
+    EXPECT_THROW(rig.flash->newest_copy(d.with_block(16)), SimError);  // beyond the plane's 16 blocks
+}
+
+}  // namespace
+}  // namespace zng::test
