@@ -1,6 +1,14 @@
 #include "gpu_model/memory/backend_ports.hpp"
 
+#include <fmt/format.h>
+
 namespace zng {
+
+void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity) {
+    if (r.paddr >= capacity || r.size > capacity - r.paddr)
+        throw SimError(fmt::format("{}: request {} ({} B at physical address {:#x}) lies beyond the capacity of {} B",
+                                   who, r.id, r.size, r.paddr, capacity));
+}
 
 BackendPorts::BackendPorts(MemResponder& owner, const std::string& name, uint32_t ports) : waiting_on_(ports, kNone) {
     for (uint32_t i = 0; i < ports; ++i) {

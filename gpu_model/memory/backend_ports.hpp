@@ -13,6 +13,9 @@
 
 namespace zng {
 
+// Throws SimError unless [paddr, paddr + size) lies inside the capacity.
+void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity);
+
 class BackendPorts {
 public:
     BackendPorts(MemResponder& owner, const std::string& name, uint32_t ports);

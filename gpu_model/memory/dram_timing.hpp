@@ -14,6 +14,12 @@ inline Cycle cycles_at_least(const ClockDomain& clock, Tick t) {
     return clock.cycles(n) >= t ? n : n + 1;
 }
 
+// Bursts a request of `size` bytes needs (at least one).
+inline uint16_t bursts_for(uint32_t size, uint32_t burst_bytes) {
+    const uint32_t n = size == 0 ? 1 : (size + burst_bytes - 1) / burst_bytes;
+    return static_cast<uint16_t>(n > 0xffff ? 0xffff : n);
+}
+
 struct DramTiming {
     Cycle tRCD = 0;   // ACT -> column command (Optane: media read of one line)
     Cycle tCL = 0;    // read command -> first data beat

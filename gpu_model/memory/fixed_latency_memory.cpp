@@ -2,8 +2,7 @@
 
 #include <cmath>
 
-#include "gpu_model/memory/dram_params.hpp"
-#include "gpu_model/memory/gddr5_memory.hpp"
+#include "gpu_model/memory/param_spec.hpp"
 
 namespace zng {
 

@@ -6,12 +6,6 @@
 
 namespace zng {
 
-void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity) {
-    if (r.paddr >= capacity || r.size > capacity - r.paddr)
-        throw SimError(fmt::format("{}: request {} ({} B at physical address {:#x}) lies beyond the capacity of {} B",
-                                   who, r.id, r.size, r.paddr, capacity));
-}
-
 const ComponentSchema& Gddr5Memory::schema() {
     static const ComponentSchema s = [] {
         ComponentSchema c;

@@ -45,12 +45,4 @@ private:
     std::vector<std::unique_ptr<DramChannel>> channels_;
 };
 
-// Throws SimError unless [paddr, paddr + size) lies inside the capacity.
-void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity);
-// Bursts a request of `size` bytes needs (at least one).
-inline uint16_t bursts_for(uint32_t size, uint32_t burst_bytes) {
-    const uint32_t n = size == 0 ? 1 : (size + burst_bytes - 1) / burst_bytes;
-    return static_cast<uint16_t>(n > 0xffff ? 0xffff : n);
-}
-
 }  // namespace zng

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "gpu_model/memory/dram_params.hpp"
-#include "gpu_model/memory/gddr5_memory.hpp"
 
 namespace zng {
 
