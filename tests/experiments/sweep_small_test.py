@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A small sweep (2 platforms x 2 workloads, one of them a co-running pair, small
 preset) runs end to end: every point has its results, results.csv one row per point
-with IPC and per-app columns, and a second run re-runs nothing."""
+with IPC and per-app columns, and a second run re-runs nothing. (Config validation
+before a sweep is tested in sweep_spec_errors_test; here only running is.)"""
 import csv
 import json
 import os
@@ -21,7 +22,7 @@ class SmallSweep(t.TempDirTest):
     def test_runs_and_tabulates(self):
         spec = t.write_spec(self.tmp, SPEC, "small.yaml")
         out = os.path.join(self.tmp, "out")
-        r = t.run_sweep(spec, out, "-j", "2")
+        r = t.run_sweep(spec, out, "-j", "2", "--no-validate")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("[4/4]", r.stdout)
         with open(os.path.join(out, "results.csv"), newline="") as f:
@@ -48,7 +49,7 @@ class SmallSweep(t.TempDirTest):
         names = os.listdir(os.path.join(out, "points"))
         self.assertFalse([n for n in names if n.endswith((".running", ".failed"))], names)
 
-        again = t.run_sweep(spec, out, "-j", "2")
+        again = t.run_sweep(spec, out, "-j", "2", "--no-validate")
         self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
         self.assertIn("4 already done, 0 to run", again.stdout)
 
@@ -60,7 +61,7 @@ points:
   - {config: configs/ideal.yaml, workload: deg, options: {preset: small}, set: {run.max_sim_time: 1ns}}
 """)
         out = os.path.join(self.tmp, "out")
-        r = t.run_sweep(spec, out, "-j", "1")
+        r = t.run_sweep(spec, out, "-j", "1", "--no-validate")
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn("1 point(s) failed", r.stdout)
         log = [line.split(": ", 1)[1] for line in r.stdout.splitlines() if "run.max_sim_time=1ns" in line
