@@ -82,6 +82,7 @@ private:
     KernelInfo kernel_;
     uint64_t kernel_ctas_ = 0;
     int64_t warp_ = -1;            // warp being read, for error messages
+    const char* section_ = "header";   // outside kernels: "header" or "footer"
     uint64_t kernels_ = 0, ctas_ = 0, warps_ = 0, records_ = 0, instructions_ = 0;
 };
 
@@ -99,7 +100,9 @@ TraceFileReader::TraceFileReader(std::string path) : path_(std::move(path)) {
 
 void TraceFileReader::fail(const std::string& msg) {
     std::string where;
-    if (kernels_ > 0 || kernel_.name.size() > 0) {
+    if (section_ != nullptr) {
+        where = fmt::format("{}, ", section_);
+    } else {
         where = fmt::format("kernel {} '{}'", kernels_ == 0 ? 0 : kernels_ - 1, kernel_.name);
         if (state_ == State::InKernel || warp_ >= 0) where += fmt::format(", CTA #{}", kernel_ctas_);
         if (warp_ >= 0) where += fmt::format(", warp {}", warp_);
@@ -253,6 +256,7 @@ bool TraceFileReader::next_kernel(KernelInfo& k) {
     }
     const uint8_t tag = get_byte("a kernel or the footer");
     if (tag == ztr::kFooterTag) {
+        section_ = "footer";
         read_footer();
         state_ = State::Done;
         return false;
@@ -261,6 +265,7 @@ bool TraceFileReader::next_kernel(KernelInfo& k) {
     ++kernels_;
     kernel_ctas_ = 0;
     kernel_.name.clear();
+    section_ = nullptr;
     read_kernel(k);
     state_ = State::InKernel;
     return true;

@@ -215,7 +215,8 @@ TEST(CorruptTrace, HugeLengthsAreRejectedBeforeAllocating) {
         const char* expected;
     };
     std::vector<Case> cases;
-    cases.push_back({"workload name", Stream().byte('H').var(uint64_t(1) << 40), "at most 4096"});
+    // Offset 7 = tag + six varint bytes of 2^40.
+    cases.push_back({"workload name", Stream().byte('H').var(uint64_t(1) << 40), "header, stream offset 7: "});
     cases.push_back({"array count", Stream().byte('H').str("").str("").var(uint64_t(1) << 50), "arrays"});
     cases.push_back({"kernel name", Stream().byte('H').str("").str("").var(0).byte('K').var(5000), "kernel name"});
     {
@@ -251,7 +252,8 @@ TEST(CorruptTrace, InconsistentCountsAndChecksum) {
         const char* expected;
     };
     std::vector<Case> cases;
-    cases.push_back({one_exit_trace().footer(2, 1, 1, 1, 1), "footer says 2 kernels"});
+    // Offset 34 = header 8 + kernel 11 + CTA 7 + kernel end 2 + footer tag 1 + 5 totals.
+    cases.push_back({one_exit_trace().footer(2, 1, 1, 1, 1), "footer, stream offset 34: footer says 2 kernels"});
     cases.push_back({one_exit_trace().footer(1, 1, 1, 1, 9), "footer says 9 instructions"});
     cases.push_back({one_exit_trace().footer(1, 1, 1, 1, 1, 0x10), "checksum mismatch"});
     cases.push_back({one_exit_trace(), "footer missing"});
