@@ -5,6 +5,7 @@
 #include "gpu_model/interconnect/crossbar.hpp"
 #include "gpu_model/l2/l2_config.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
+#include "gpu_model/l2/prefetch/register_prefetch.hpp"
 #include "gpu_model/sm/sm_config.hpp"
 #include "gpu_model/sm/warp_scheduler.hpp"
 #include "gpu_model/tlb/first_touch_translator.hpp"
@@ -19,6 +20,7 @@ namespace zng {
 void register_gpu_model_components() {
     gpu::register_warp_schedulers();
     gpu::register_l2_policies();
+    gpu::register_l2_prefetch_components();
     gpu::register_first_touch_translator();
     // Sections that are not chosen by `type:` still document themselves.
     SchemaCatalog& catalog = SchemaCatalog::global();

@@ -1,0 +1,232 @@
+#include "gpu_model/l2/prefetch/zng_l2_policy.hpp"
+
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+#include "gpu_model/common/schema_helpers.hpp"
+#include "gpu_model/l2/prefetch/prefetch_window.hpp"
+#include "sim/core/errors.hpp"
+
+namespace zng::gpu {
+
+const ComponentSchema& ZngL2Policy::schema() {
+    static const ComponentSchema s{
+        .slot = "l2_policy",
+        .name = "zng",
+        .description =
+            "ZnG read prefetch (PC predictor + access monitor, IV-B) and write redirection into pinned L2 lines "
+            "(IV-C). Representative warps of a predictor entry are the first distinct warps to run its PC; the "
+            "table is direct-mapped on a PC hash (assumptions).",
+        .params =
+            {
+                choice_param("prefetch", "none", {"none", "fixed-1KB", "fixed-4KB", "predict-4KB", "dynamic"},
+                             "prefetch policy (Fig. 16b)"),
+                typed_param("page_size", ParamType::Size, "4KiB",
+                            "flash page: the predictor's page and the span a prefetch stays in (power of two)", 32,
+                            static_cast<double>(uint64_t{1} << 30)),
+                uint_param("predictor_entries", "512", "predictor table entries (IV-B: 512)", 1, 1 << 20),
+                uint_param("predictor_warps", "5", "representative warps per entry (IV-B: 5)", 1,
+                           PcPagePredictor::kMaxWarps),
+                uint_param("counter_bits", "4", "bits of an entry's saturating counter (IV-B: 4)", 1, 8),
+                uint_param("threshold", "12", "prefetch when the counter exceeds this (IV-B: 12)", 0, 254),
+                typed_param("unit_initial", ParamType::Size, "4KiB", "dynamic: prefetch unit at start", 1),
+                typed_param("unit_min", ParamType::Size, "1KiB", "dynamic: smallest prefetch unit", 1),
+                typed_param("unit_max", ParamType::Size, "4KiB", "dynamic: largest prefetch unit (<= page_size)", 1),
+                typed_param("unit_step", ParamType::Size, "1KiB", "dynamic: growth when waste is low (IV-B: 1 KB)",
+                            1),
+                typed_param("waste_high", ParamType::Real, "0.3", "dynamic: halve the unit above this waste (V-D)", 0,
+                            1),
+                typed_param("waste_low", ParamType::Real, "0.05", "dynamic: grow the unit below this waste (V-D)", 0,
+                            1),
+                uint_param("monitor_window", "256", "dynamic: evictions per access-monitor decision", 1, 1u << 30),
+                typed_param("write_bypass", ParamType::Bool, "false",
+                            "stores skip the L2 (read cache, III-C) unless redirected into pinned lines"),
+                typed_param("pin_share", ParamType::Real, "0",
+                            "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
+            },
+        .ports = {},
+        .stats = {"predictor_checks, predictor_triggers: misses tested / that passed the cutoff",
+                  "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use",
+                  "prefetch_unit (series), unit_average, unit_halvings, unit_growths: the dynamic unit",
+                  "waste_ratio, window_waste: unused prefetched / evicted lines",
+                  "writes_bypassed, writes_redirected: stores sent on / kept in the L2",
+                  "pins, pins_refused, pinned_lines (series), pinned_evictions: redirection"}};
+    return s;
+}
+
+ZngL2PolicyConfig ZngL2Policy::read(const Params& p, const L2PolicyContext& ctx) {
+    ZngL2PolicyConfig c;
+    const std::string mode = p.str("prefetch");
+    c.mode = mode == "none"                             ? PrefetchMode::None
+             : mode == "fixed-1KB" || mode == "fixed-4KB" ? PrefetchMode::Fixed
+             : mode == "predict-4KB"                    ? PrefetchMode::Predicted
+                                                        : PrefetchMode::Dynamic;
+    c.fixed_unit = mode == "fixed-1KB" ? 1024 : 4096;
+    c.page = static_cast<uint32_t>(p.size("page_size"));
+    if (!std::has_single_bit(c.page)) p.fail("page_size", "must be a power of two");
+    if (c.page < ctx.line_size) p.fail("page_size", "must hold at least one L2 line");
+    if (c.mode != PrefetchMode::None && c.fixed_unit > c.page && c.mode != PrefetchMode::Dynamic)
+        p.fail("prefetch", "unit larger than page_size");
+    c.predictor.entries = p.u32("predictor_entries");
+    c.predictor.warps = p.u32("predictor_warps");
+    c.predictor.counter_bits = p.u32("counter_bits");
+    c.predictor.threshold = p.u32("threshold");
+    c.predictor.page_bytes = c.page;
+    if (c.predictor.threshold >= (1u << c.predictor.counter_bits) - 1)
+        p.fail("threshold", "a " + std::to_string(c.predictor.counter_bits) + "-bit counter never exceeds it");
+    c.monitor.line = ctx.line_size;
+    c.monitor.initial = static_cast<uint32_t>(p.size("unit_initial"));
+    c.monitor.min = static_cast<uint32_t>(p.size("unit_min"));
+    c.monitor.max = static_cast<uint32_t>(p.size("unit_max"));
+    c.monitor.step = static_cast<uint32_t>(p.size("unit_step"));
+    c.monitor.high = p.real("waste_high");
+    c.monitor.low = p.real("waste_low");
+    c.monitor.window = p.u32("monitor_window");
+    if (c.monitor.min < ctx.line_size) p.fail("unit_min", "below one L2 line");
+    if (c.monitor.max > c.page) p.fail("unit_max", "larger than page_size (prefetches stay inside a page)");
+    if (c.monitor.max < c.monitor.min) p.fail("unit_max", "below unit_min");
+    if (c.monitor.initial < c.monitor.min || c.monitor.initial > c.monitor.max)
+        p.fail("unit_initial", "outside [unit_min, unit_max]");
+    if (c.monitor.low > c.monitor.high) p.fail("waste_low", "above waste_high");
+    c.write_bypass = p.flag("write_bypass");
+    c.pin_share = p.real("pin_share");
+    return c;
+}
+
+ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2PolicyConfig& cfg)
+    : cfg_(cfg),
+      line_(ctx.line_size),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(ctx.line_size))),
+      predictor_(cfg.predictor),
+      monitor_(cfg.monitor),
+      unused_prefetches_(ctx.size / ctx.line_size),
+      pin_limit_(static_cast<uint64_t>(std::floor(cfg.pin_share * static_cast<double>(ctx.size / ctx.line_size)))),
+      predictor_checks_(StatGroup(sim.stats(), ctx.stats_prefix).counter("predictor_checks", "read misses tested")),
+      predictor_triggers_(StatGroup(sim.stats(), ctx.stats_prefix)
+                              .counter("predictor_triggers", "read misses whose PC counter exceeded the threshold")),
+      prefetch_issued_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_issued", "line prefetches issued")),
+      prefetch_fills_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_fills", "lines filled by a prefetch")),
+      prefetch_used_(StatGroup(sim.stats(), ctx.stats_prefix)
+                         .counter("prefetch_used", "prefetched lines a demand access used")),
+      unit_halvings_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_halvings", "prefetch unit halved")),
+      unit_growths_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_growths", "prefetch unit grown")),
+      window_waste_(StatGroup(sim.stats(), ctx.stats_prefix)
+                        .average("window_waste", "waste ratio of each access-monitor window")),
+      unit_avg_(StatGroup(sim.stats(), ctx.stats_prefix)
+                    .average("unit_average", "prefetch unit after each access-monitor window", "B")),
+      writes_bypassed_(StatGroup(sim.stats(), ctx.stats_prefix)
+                           .counter("writes_bypassed", "stores sent past the L2 to the flash registers")),
+      writes_redirected_(StatGroup(sim.stats(), ctx.stats_prefix)
+                             .counter("writes_redirected", "stores kept in the L2 because the flash side thrashes")),
+      pins_(StatGroup(sim.stats(), ctx.stats_prefix).counter("pins", "lines pinned for redirected dirty pages")),
+      pins_refused_(StatGroup(sim.stats(), ctx.stats_prefix)
+                        .counter("pins_refused", "redirections refused: the pinned share was full")),
+      pinned_evictions_(StatGroup(sim.stats(), ctx.stats_prefix)
+                            .counter("pinned_evictions", "pinned lines replaced (after thrashing ended)")),
+      pinned_at_pin_(StatGroup(sim.stats(), ctx.stats_prefix)
+                         .average("pinned_lines_at_pin", "pinned lines, sampled at each pin", "lines")) {
+    StatGroup st(sim.stats(), ctx.stats_prefix);
+    st.formula("accuracy", "prefetched lines used by a demand access / prefetched lines filled", "",
+               [this] { return accuracy(); });
+    st.formula("waste_ratio", "unused prefetched lines / evicted lines, whole run", "", [this] {
+        return monitor_.total_evicted() ? static_cast<double>(monitor_.total_unused()) /
+                                              static_cast<double>(monitor_.total_evicted())
+                                        : 0.0;
+    });
+    st.formula("prefetch_unit", "prefetch unit at the end", "B", [this] { return prefetch_unit(); });
+    st.formula("pinned_lines", "lines pinned at the end", "lines", [this] { return static_cast<double>(pinned_); });
+    st.formula("pin_limit", "largest number of pinned lines", "lines",
+               [this] { return static_cast<double>(pin_limit_); });
+    sim.stats().add_series_column(st.full("prefetch_unit"), [this] { return prefetch_unit(); });
+    sim.stats().add_series_column(st.full("pinned_lines"), [this] { return static_cast<double>(pinned_); });
+}
+
+uint32_t ZngL2Policy::prefetch_unit() const {
+    switch (cfg_.mode) {
+        case PrefetchMode::None: return 0;
+        case PrefetchMode::Fixed:
+        case PrefetchMode::Predicted: return cfg_.fixed_unit;
+        case PrefetchMode::Dynamic: return monitor_.unit();
+    }
+    return 0;
+}
+
+double ZngL2Policy::accuracy() const {
+    const uint64_t f = prefetch_fills_.get();
+    return f ? static_cast<double>(prefetch_used_.get()) / static_cast<double>(f) : 0.0;
+}
+
+void ZngL2Policy::on_access(const MemRequest& r, const TagLine* line) {
+    if (r.op == MemOp::Read) predictor_.observe(r.pc, r.warp, r.paddr);
+    if (line && line->prefetched && unused_prefetches_.erase(line->tag)) ++prefetch_used_;
+}
+
+void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
+    if (r.op != MemOp::Read || cfg_.mode == PrefetchMode::None) return;
+    if (cfg_.mode == PrefetchMode::Predicted || cfg_.mode == PrefetchMode::Dynamic) {
+        ++predictor_checks_;
+        if (!predictor_.predicts_locality(r.pc)) return;
+        ++predictor_triggers_;
+    }
+    const LineWindow w = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
+    const uint64_t missed = r.paddr >> line_shift_;
+    for (uint64_t l = w.first_line; l < w.first_line + w.lines; ++l) {
+        if (l == missed) continue;
+        if (sink.prefetch(l << line_shift_, r)) ++prefetch_issued_;
+    }
+}
+
+void ZngL2Policy::on_fill(const TagLine& line, bool prefetch) {
+    if (!prefetch) return;
+    ++prefetch_fills_;
+    unused_prefetches_.insert(line.tag);
+}
+
+void ZngL2Policy::on_evict(const TagLine& line) {
+    if (line.prefetched && unused_prefetches_.erase(line.tag) && line.accessed) ++prefetch_used_;
+    if (cfg_.mode == PrefetchMode::Dynamic) {
+        switch (monitor_.on_evict(line.prefetched, line.accessed)) {
+            case PrefetchAccessMonitor::Change::Halved: ++unit_halvings_; break;
+            case PrefetchAccessMonitor::Change::Grown: ++unit_growths_; break;
+            case PrefetchAccessMonitor::Change::None: break;
+        }
+        if (monitor_.total_evicted() % cfg_.monitor.window == 0) {
+            window_waste_.sample(monitor_.last_waste());
+            unit_avg_.sample(monitor_.unit());
+        }
+    } else {
+        monitor_.on_evict(line.prefetched, line.accessed);  // waste ratio is reported for every mode
+    }
+}
+
+void ZngL2Policy::pinned_line_evicted() {
+    if (pinned_ == 0) throw SimError("L2 policy: a pinned line left the L2 but none was pinned");
+    ++pinned_evictions_;
+    --pinned_;
+}
+
+bool ZngL2Policy::bypass_write(const MemRequest& r) {
+    const bool redirect = source_ && pinned_ < pin_limit_ && source_->redirect_write(r.paddr);
+    if (redirect) {
+        ++writes_redirected_;
+        return false;
+    }
+    if (!cfg_.write_bypass) return false;
+    ++writes_bypassed_;
+    return true;
+}
+
+bool ZngL2Policy::pin_write(const MemRequest& r) {
+    if (!source_ || !source_->redirect_write(r.paddr)) return false;
+    if (pinned_ >= pin_limit_) {
+        ++pins_refused_;
+        return false;
+    }
+    ++pinned_;
+    ++pins_;
+    pinned_at_pin_.sample(static_cast<double>(pinned_));
+    return true;
+}
+
+}  // namespace zng::gpu
