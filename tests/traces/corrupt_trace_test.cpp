@@ -6,8 +6,6 @@
 #include <zstd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 
 #include "tests/traces/allocation_probe.hpp"
 #include "tests/traces/trace_test_support.hpp"
@@ -20,17 +18,9 @@
 namespace zng::trace {
 namespace {
 
+using testing::file_bytes;
+using testing::put_file;
 using testing::temp_path;
-
-std::vector<uint8_t> file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void put_file(const std::string& path, const std::vector<uint8_t>& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
 
 // Reads the whole trace, decoding every record as a consumer would.
 void consume(const std::string& path) {

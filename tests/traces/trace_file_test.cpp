@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 
 #include "tests/traces/allocation_probe.hpp"
 #include "tests/traces/trace_test_support.hpp"
@@ -16,13 +15,10 @@ namespace zng::trace {
 namespace {
 
 using testing::RecordGenerator;
+using testing::file_bytes;
+using testing::put_file;
 using testing::temp_path;
 namespace allocation = testing;
-
-std::vector<uint8_t> file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
 
 TraceHeader sample_header() {
     TraceHeader h;

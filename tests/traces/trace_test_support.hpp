@@ -1,10 +1,12 @@
 // Helpers shared by the trace tests: a seeded generator of valid records of every
-// shape, and per-test temporary file names.
+// shape, per-test temporary file names, whole-file reads and writes.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,6 +14,16 @@
 #include "traces/trace.hpp"
 
 namespace zng::trace::testing {
+
+inline std::vector<uint8_t> file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+inline void put_file(const std::string& path, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
 
 // Path of a scratch file unique to the running test.
 inline std::string temp_path(const std::string& suffix) {
