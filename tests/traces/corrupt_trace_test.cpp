@@ -110,6 +110,7 @@ TEST(CorruptTrace, HandMadeStreamIsAccepted) {
     ASSERT_EQ(src.kernels().size(), 1u);
     EXPECT_EQ(src.kernels()[0].ctas[0].records, 1u);
     EXPECT_EQ(src.header().source, "src");
+    std::remove(path.c_str());
 }
 
 TEST(CorruptTrace, EveryTruncationIsATraceError) {
