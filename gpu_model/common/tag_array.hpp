@@ -19,6 +19,7 @@ struct TagLine {
     bool dirty = false;
     bool prefetched = false;  // filled by a prefetch
     bool accessed = false;    // used by a demand access since the fill
+    bool pinned = false;      // holds a redirected dirty page (ZnG write redirection)
 };
 
 class TagArray {
@@ -44,9 +45,17 @@ public:
     // The way a new line should take among the ways in `allowed` (bit w = way w): an
     // invalid one if any (lowest index), else the least recently used.
     uint32_t victim(uint32_t set, uint64_t allowed = ~0ull) const;
-    // Writes a fresh line (clean, not prefetched, not accessed) into (set, way) as MRU.
+    // Writes a fresh line (clean, not prefetched, not accessed, not pinned) into (set, way) as MRU.
     TagLine& install(uint32_t set, uint32_t way, uint64_t tag);
     void invalidate(uint32_t set, uint32_t way) { at(set, way).valid = false; }
+    // Ways (bit w = way w) of `set` holding valid pinned lines.
+    uint64_t pinned_ways(uint32_t set) const {
+        const TagLine* s = &lines_[static_cast<size_t>(set) * ways_];
+        uint64_t m = 0;
+        for (uint32_t w = 0; w < ways_; ++w)
+            if (s[w].valid && s[w].pinned) m |= 1ull << w;
+        return m;
+    }
 
     uint64_t valid_lines() const;
 

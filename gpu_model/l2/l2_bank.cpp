@@ -131,6 +131,7 @@ bool L2Bank::serve(MemRequest* r) {
                 ++write_hits_;
                 tags_.touch(set, static_cast<uint32_t>(way));
                 l->dirty = true;
+                pin_if_redirected(*l, *r);
                 l->accessed = true;
                 policy_.on_access(*r, l);
                 respond(r, cfg_.write_latency);
@@ -143,6 +144,7 @@ bool L2Bank::serve(MemRequest* r) {
                 ++write_misses_;
                 TagLine& nl = allocate(set, line, *r);
                 nl.dirty = true;
+                pin_if_redirected(nl, *r);
                 nl.accessed = true;
                 policy_.on_access(*r, nullptr);
                 respond(r, cfg_.write_latency);
@@ -223,8 +225,20 @@ bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
 
 // ---- fills and replacement ----------------------------------------------------------
 
+void L2Bank::pin_if_redirected(TagLine& l, const MemRequest& r) {
+    if (!l.pinned && policy_.pin_write(r)) l.pinned = true;
+}
+
 TagLine& L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) {
-    const uint32_t v = tags_.victim(set, policy_.fill_ways(cause));
+    uint64_t allowed = policy_.fill_ways(cause);
+    if (policy_.pins_protected()) {
+        // Redirected dirty pages stay while the flash side thrashes; a set holding
+        // nothing but pinned lines still gives up its least recently used one.
+        const uint64_t all_ways = tags_.ways() >= 64 ? ~0ull : (1ull << tags_.ways()) - 1;
+        const uint64_t unpinned = allowed & ~tags_.pinned_ways(set);
+        if (unpinned & all_ways) allowed = unpinned;
+    }
+    const uint32_t v = tags_.victim(set, allowed);
     const TagLine& old = tags_.at(set, v);
     if (old.valid) {
         ++evictions_;
@@ -260,6 +274,7 @@ void L2Bank::fill(MemRequest* f) {
                 break;
             default:
                 l.dirty = true;
+                pin_if_redirected(l, *r);
                 respond(r, 0);
                 break;
         }

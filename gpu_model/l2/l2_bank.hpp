@@ -58,6 +58,7 @@ private:
     bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
     void fill(MemRequest* f);
     TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
+    void pin_if_redirected(TagLine& l, const MemRequest& r);
     void writeback(uint64_t line);
     void respond(MemRequest* r, uint32_t delay);
     void occupy(uint32_t cycles);

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "flash_model/write_redirection.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/clock_domain.hpp"
@@ -41,6 +42,13 @@ public:
     virtual bool bypass_write(const MemRequest& r) { (void)r; return false; }
     // Ways (bit w = way w) a fill for `r` may replace; pinning withholds ways.
     virtual uint64_t fill_ways(const MemRequest& r) { (void)r; return ~0ull; }
+    // Write redirection (ZnG IV-C). A store or write-back left a dirty line in the L2:
+    // true pins it (asked once per line that is not pinned yet).
+    virtual bool pin_write(const MemRequest& r) { (void)r; return false; }
+    // True while pinned lines must not be replaced (unless a set holds nothing else).
+    virtual bool pins_protected() const { return false; }
+    // The memory side's thrashing signal, when the back end provides one.
+    virtual void set_redirection_source(const WriteRedirectionSource* s) { (void)s; }
 };
 
 struct L2PolicyContext {

@@ -81,37 +81,51 @@ struct FakeFlash final : WriteRedirectionSource {
 };
 
 // Stores bypass the read-only L2 while the flash side is calm; while it thrashes they
-// stay in the L2 (as dirty lines) and are pinned up to pin_share of the 8 lines = 2.
-TEST(ZngL2Policy, WritesBypassUntilTheFlashSideThrashes) {
+// stay in the L2 as dirty lines, pinned up to pin_share of the 8 lines = 2. Lines 0, 4,
+// 8, ... all map to set 0 (2 ways); each step below names the victim LRU picks among
+// the ways pinning leaves it.
+TEST(ZngL2Policy, ThrashingPinsRedirectedStoresAndCalmReleasesThem) {
     L2Rig rig(4, 2, "type: zng\nwrite_bypass: true\npin_share: 0.25\n");
     FakeFlash flash;
     rig.policy().set_redirection_source(&flash);
     EXPECT_EQ(rig.policy().pin_limit(), 2u);
-    rig.access(0, MemOp::Write);
-    EXPECT_EQ(rig.line(0), nullptr);  // bypassed to memory
+    auto at = [](uint64_t line) { return line * 128; };
+    rig.access(at(0), MemOp::Write);  // calm: straight to memory
+    EXPECT_EQ(rig.line(at(0)), nullptr);
     EXPECT_EQ(rig.memory->requests(MemOp::Write), 1u);
-    EXPECT_EQ(rig.stat("gpu.l2.policy.writes_bypassed"), 1.0);
+
     flash.thrashing = true;
-    rig.access(128, MemOp::Write);
-    ASSERT_NE(rig.line(128), nullptr);  // kept in the L2, dirty
-    EXPECT_TRUE(rig.line(128)->dirty);
-    EXPECT_EQ(rig.memory->requests(MemOp::Write), 1u);
-    EXPECT_EQ(rig.stat("gpu.l2.policy.writes_redirected"), 1.0);
-    // Pin accounting, as the bank drives it: two pins fit, the third is refused.
-    MemRequest w;
-    w.op = MemOp::Write;
-    EXPECT_TRUE(rig.policy().pin_write(w));
-    EXPECT_TRUE(rig.policy().pin_write(w));
-    EXPECT_FALSE(rig.policy().pin_write(w));
-    EXPECT_EQ(rig.stat("gpu.l2.policy.pins_refused"), 1.0);
-    EXPECT_TRUE(rig.policy().pins_protected());
-    // With the pinned share full, further stores bypass again.
-    rig.access(256, MemOp::Write);
-    EXPECT_EQ(rig.line(256), nullptr);
-    flash.thrashing = false;
-    EXPECT_FALSE(rig.policy().pins_protected());
-    rig.policy().pinned_line_evicted();
+    rig.access(at(4), MemOp::Write);  // kept and pinned
+    ASSERT_NE(rig.line(at(4)), nullptr);
+    EXPECT_TRUE(rig.line(at(4))->dirty);
+    EXPECT_TRUE(rig.line(at(4))->pinned);
+    rig.access(at(8), MemOp::Read);   // set 0 = {4*, 8}
+    rig.access(at(12), MemOp::Read);  // 4 is older but pinned: 8 goes
+    EXPECT_NE(rig.line(at(4)), nullptr);
+    EXPECT_EQ(rig.line(at(8)), nullptr);
+    rig.access(at(16), MemOp::Write);  // 12 goes; set 0 = {4*, 16*}, the share is full
+    EXPECT_TRUE(rig.line(at(16))->pinned);
+    EXPECT_EQ(rig.policy().pinned_lines(), 2u);
+    rig.access(at(20), MemOp::Read);  // only pinned lines left: the LRU one (4) goes, written back
+    EXPECT_EQ(rig.line(at(4)), nullptr);
+    EXPECT_EQ(rig.memory->requests(MemOp::Writeback), 1u);
     EXPECT_EQ(rig.policy().pinned_lines(), 1u);
+    rig.access(at(24), MemOp::Write);  // room again: pinned, 20 goes
+    EXPECT_TRUE(rig.line(at(24))->pinned);
+    rig.access(at(1), MemOp::Write);  // share full: this store bypasses
+    EXPECT_EQ(rig.line(at(1)), nullptr);
+    EXPECT_EQ(rig.memory->requests(MemOp::Write), 2u);
+
+    flash.thrashing = false;  // calm: pinned lines are ordinary LRU lines again
+    EXPECT_FALSE(rig.policy().pins_protected());
+    rig.access(at(28), MemOp::Read);  // set 0 = {16*, 24*}: 16 is LRU and goes, written back
+    EXPECT_EQ(rig.line(at(16)), nullptr);
+    EXPECT_EQ(rig.memory->requests(MemOp::Writeback), 2u);
+    EXPECT_EQ(rig.policy().pinned_lines(), 1u);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.pins"), 3.0);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.pinned_evictions"), 2.0);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.writes_redirected"), 3.0);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.writes_bypassed"), 2.0);
 }
 
 TEST(ZngL2Policy, BadSettingsNameTheKey) {

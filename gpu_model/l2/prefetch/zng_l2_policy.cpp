@@ -198,12 +198,11 @@ void ZngL2Policy::on_evict(const TagLine& line) {
     } else {
         monitor_.on_evict(line.prefetched, line.accessed);  // waste ratio is reported for every mode
     }
-}
-
-void ZngL2Policy::pinned_line_evicted() {
-    if (pinned_ == 0) throw SimError("L2 policy: a pinned line left the L2 but none was pinned");
-    ++pinned_evictions_;
-    --pinned_;
+    if (line.pinned) {
+        if (pinned_ == 0) throw SimError("L2 policy: a pinned line left the L2 but none was pinned");
+        ++pinned_evictions_;
+        --pinned_;
+    }
 }
 
 bool ZngL2Policy::bypass_write(const MemRequest& r) {

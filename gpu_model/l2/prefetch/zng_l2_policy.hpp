@@ -54,16 +54,12 @@ public:
     void on_fill(const TagLine& line, bool prefetch) override;
     void on_evict(const TagLine& line) override;
     bool bypass_write(const MemRequest& r) override;
-
-    // Pinning (redirection): a store kept in the L2 asks whether its line is pinned; the
-    // bank calls this once per line it has not pinned yet.
-    bool pin_write(const MemRequest& r);
-    // A line this policy pinned was replaced (its dirty data goes on to the flash side).
-    void pinned_line_evicted();
-    // True while pinned lines must not be replaced.
-    bool pins_protected() const { return source_ && pinned_ > 0 && source_->redirect_active(); }
+    // Redirection: a store kept in the L2 pins its line while its page's flash registers
+    // thrash and the pinned share has room.
+    bool pin_write(const MemRequest& r) override;
+    bool pins_protected() const override { return source_ && pinned_ > 0 && source_->redirect_active(); }
     // The flash side's thrashing signal (none: writes are never redirected).
-    void set_redirection_source(const WriteRedirectionSource* s) { source_ = s; }
+    void set_redirection_source(const WriteRedirectionSource* s) override { source_ = s; }
 
     // Bytes a prefetch fetches now (0 in mode none).
     uint32_t prefetch_unit() const;
