@@ -159,8 +159,9 @@ void FlashBackbone::block_moved(const FlashAddress& from, const FlashAddress& to
 FlashAddress FlashBackbone::newest_copy(const FlashAddress& data_page) const {
     const FlashGeometry& g = shared_.spec.geometry;
     g.check(data_page);
-    const ProgrammableRowDecoder& decoder = packages_[g.package_index(data_page)]->decoder(g.plane_in_package(data_page));
-    ProgrammableRowDecoder::Row row = decoder.resolve(data_page.block, data_page.page);
+    const FlashPackage& pkg = *packages_[g.package_index(data_page)];
+    ProgrammableRowDecoder::Row row =
+        pkg.decoder(g.plane_in_package(data_page)).resolve(data_page.block, data_page.page);
     return data_page.with_block(row.block).with_page(row.page);
 }
 

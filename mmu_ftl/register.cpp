@@ -1,5 +1,6 @@
 #include "mmu_ftl/register.hpp"
 
+#include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
@@ -20,6 +21,10 @@ void register_mmu_ftl_components() {
     memory_backend_slot().add(HybridGpuBackend::schema(),
                               [](const Params& p, Simulator& sim, const BackendContext& ctx) {
                                   return std::make_unique<HybridGpuBackend>(sim, p, ctx);
+                              });
+    memory_backend_slot().add(HeteroGpuMemory::schema(),
+                              [](const Params& p, Simulator& sim, const BackendContext& ctx) {
+                                  return std::make_unique<HeteroGpuMemory>(sim, p, ctx);
                               });
 }
 
