@@ -100,8 +100,8 @@ bool FlashPackage::admit(uint32_t id) {
     uint64_t tag = FlashRegisterFile::make_tag(t.plane, t.addr.block, t.addr.page);
     int r = regs_.find(tag);
     if (r >= 0) {
-        if (regs_[r].busy) return false;  // its data is moving; retried when it settles
-        regs_[r].busy = true;
+        if (regs_.busy(static_cast<uint32_t>(r))) return false;  // its data is moving; retried when it settles
+        regs_.set_busy(static_cast<uint32_t>(r), true);
         regs_.touch(static_cast<uint32_t>(r));
         t.reg = r;
         if (t.req) t.req->mark(Stage::MediumStart, now());
@@ -122,7 +122,7 @@ bool FlashPackage::admit(uint32_t id) {
     ++*sh_.c.register_misses;
     if (t.kind == TxnKind::DemandWrite) note_write_miss(tag);
     regs_.fill(static_cast<uint32_t>(v), tag);
-    regs_[v].busy = true;
+    regs_.set_busy(static_cast<uint32_t>(v), true);
     t.reg = v;
     if (t.kind == TxnKind::DemandRead || sh_.spec.write_miss_sense) {
         planes_[t.plane].array.push_back(id);
@@ -135,7 +135,7 @@ bool FlashPackage::admit(uint32_t id) {
 
 void FlashPackage::start_evict(uint32_t reg) {
     FlashRegister& g = regs_[reg];
-    g.busy = true;
+    regs_.set_busy(reg, true);
     ++*sh_.c.evictions;
     if (sh_.spec.thrashing.enabled) thrash_.on_evict(g.tag);
     uint32_t id = sh_.txns.alloc();
@@ -302,9 +302,9 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
 void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].bytes); }
 
 void FlashPackage::finish_evict(uint32_t id) {
-    FlashRegister& g = regs_[static_cast<uint32_t>(sh_.txns[id].reg)];
-    g.dirty = false;
-    g.busy = false;
+    const uint32_t reg = static_cast<uint32_t>(sh_.txns[id].reg);
+    regs_[reg].dirty = false;
+    regs_.set_busy(reg, false);
     sh_.txns.release(id);
     kick_waiting();
 }
@@ -345,14 +345,14 @@ void FlashPackage::port_done(uint32_t id) {
     }
     switch (t.kind) {
         case TxnKind::DemandRead:
-            regs_[static_cast<uint32_t>(t.reg)].busy = false;
+            regs_.set_busy(static_cast<uint32_t>(t.reg), false);
             reply(id, MsgKind::Data, t.bytes);
             kick_waiting();
             break;
         case TxnKind::DemandWrite: {
-            FlashRegister& g = regs_[static_cast<uint32_t>(t.reg)];
-            g.dirty = true;
-            g.busy = false;
+            const uint32_t reg = static_cast<uint32_t>(t.reg);
+            regs_[reg].dirty = true;
+            regs_.set_busy(reg, false);
             reply(id, MsgKind::Ack, 0);
             kick_waiting();
             break;

@@ -1,34 +1,45 @@
 #include "flash_model/register_file.hpp"
 
+#include "sim/core/errors.hpp"
+
 namespace zng::flash {
 
 FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, RegisterGrouping grouping,
                                      std::unique_ptr<RegisterReplacementPolicy> policy)
-    : per_plane_(per_plane), grouping_(grouping), policy_(std::move(policy)), regs_(planes * per_plane) {
+    : per_plane_(per_plane),
+      grouping_(grouping),
+      policy_(std::move(policy)),
+      regs_(planes * per_plane),
+      busy_(regs_.size(), 0),
+      idle_in_plane_(planes, per_plane),
+      idle_(static_cast<uint32_t>(regs_.size())),
+      index_(regs_.size()) {
     for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
     policy_->resize(regs_.size());
     candidates_.reserve(regs_.size());
 }
 
-int FlashRegisterFile::find(uint64_t tag) const {
-    uint32_t plane = tag_plane(tag);
-    uint32_t lo = 0, hi = static_cast<uint32_t>(regs_.size());
-    if (grouping_ == RegisterGrouping::Plane) {
-        lo = plane * per_plane_;
-        hi = lo + per_plane_;
+void FlashRegisterFile::set_busy(uint32_t r, bool b) {
+    if (busy_[r] == static_cast<uint8_t>(b)) return;
+    busy_[r] = b;
+    uint32_t& plane_idle = idle_in_plane_[regs_[r].home_plane];
+    if (b) {
+        --plane_idle;
+        --idle_;
+    } else {
+        ++plane_idle;
+        ++idle_;
     }
-    for (uint32_t r = lo; r < hi; ++r)
-        if (regs_[r].valid && regs_[r].tag == tag) return static_cast<int>(r);
-    return -1;
 }
 
 int FlashRegisterFile::victim(uint32_t plane) {
+    if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return -1;
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
-        if (!regs_[r].valid && !regs_[r].busy) return static_cast<int>(r);
+        if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
     candidates_.clear();
     for (uint32_t r = 0; r < regs_.size(); ++r) {
-        if (!in_group(r, plane) || regs_[r].busy) continue;
+        if (!in_group(r, plane) || busy_[r]) continue;
         if (!regs_[r].valid) return static_cast<int>(r);
         candidates_.push_back(r);
     }
@@ -37,20 +48,36 @@ int FlashRegisterFile::victim(uint32_t plane) {
 }
 
 void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
-    regs_[r].tag = tag;
-    regs_[r].valid = true;
-    regs_[r].dirty = false;
+    FlashRegister& g = regs_[r];
+    if (g.valid) index_.erase(g.tag);
+    if (index_.contains(tag)) throw SimError("flash register file: a page may sit in one register only");
+    g.tag = tag;
+    g.valid = true;
+    g.dirty = false;
+    index_.put(tag, r);
     policy_->on_fill(r);
 }
 
+void FlashRegisterFile::drop(FlashRegister& g) {
+    index_.erase(g.tag);
+    g.valid = false;
+}
+
 void FlashRegisterFile::invalidate_block(uint32_t plane, uint32_t block) {
-    for (auto& g : regs_)
-        if (g.valid && !g.dirty && !g.busy && tag_plane(g.tag) == plane && tag_block(g.tag) == block) g.valid = false;
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        FlashRegister& g = regs_[r];
+        if (g.valid && !g.dirty && !busy_[r] && tag_plane(g.tag) == plane && tag_block(g.tag) == block) drop(g);
+    }
 }
 
 void FlashRegisterFile::move_block(uint32_t plane, uint32_t from, uint32_t to) {
-    for (auto& g : regs_)
-        if (g.valid && tag_plane(g.tag) == plane && tag_block(g.tag) == from) g.tag = make_tag(plane, to, tag_page(g.tag));
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        FlashRegister& g = regs_[r];
+        if (!g.valid || tag_plane(g.tag) != plane || tag_block(g.tag) != from) continue;
+        index_.erase(g.tag);
+        g.tag = make_tag(plane, to, tag_page(g.tag));
+        index_.put(g.tag, r);
+    }
 }
 
 uint32_t FlashRegisterFile::dirty_count() const {

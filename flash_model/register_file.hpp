@@ -6,11 +6,16 @@
 // a page may sit in a remote plane's register (moving it costs interconnect time).
 // Registers are tagged by the data page they hold (plane, data block, page index):
 // the identity the L2 uses, whatever log page holds its newest copy.
+//
+// A package groups up to 64 planes x 8 registers: lookups go through a hash index of
+// the tags, and the file counts idle registers so that a request finding every usable
+// register busy (and retried at each completion) costs no scan.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "flash_model/fixed_hash_map.hpp"
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/register_replacement.hpp"
 
@@ -21,7 +26,6 @@ struct FlashRegister {
     uint32_t home_plane = 0;
     bool valid = false;
     bool dirty = false;
-    bool busy = false;  // data moving in or out: not evictable, not readable
 };
 
 class FlashRegisterFile {
@@ -41,7 +45,13 @@ public:
     const FlashRegister& operator[](uint32_t i) const { return regs_[i]; }
 
     // Register holding `tag`, or -1.
-    int find(uint64_t tag) const;
+    int find(uint64_t tag) const {
+        const uint32_t* r = index_.get(tag);
+        return r ? static_cast<int>(*r) : -1;
+    }
+    // Data moving in or out: not evictable, not readable.
+    bool busy(uint32_t r) const { return busy_[r] != 0; }
+    void set_busy(uint32_t r, bool b);
     // An idle register a page of `plane` may take: an empty one (the plane's own
     // first), else the replacement policy's choice among idle ones. -1 if all are busy.
     int victim(uint32_t plane);
@@ -59,10 +69,15 @@ private:
     bool in_group(uint32_t r, uint32_t plane) const {
         return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
     }
+    void drop(FlashRegister& g);  // invalidates g and its index entry
     uint32_t per_plane_;
     RegisterGrouping grouping_;
     std::unique_ptr<RegisterReplacementPolicy> policy_;
     std::vector<FlashRegister> regs_;
+    std::vector<uint8_t> busy_;
+    std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
+    uint32_t idle_ = 0;                    // idle registers in the package
+    FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
     std::vector<uint32_t> candidates_;  // scratch, reused
 };
 
