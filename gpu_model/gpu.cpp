@@ -82,7 +82,7 @@ Gpu::Gpu(Simulator& sim, const ConfigNode* gpu_section, AddressTranslator& trans
     for (uint32_t b = 0; b < l2_cfg.banks; ++b) xbar_->sink_port(b).bind(l2_->bank(b).cpu_port());
 
     // Applications and their SMs.
-    if (apps.empty()) throw ConfigError("gpu: no application to run");
+    // No application is allowed: `zngsim config validate` builds a platform to check it.
     if (apps.size() > 256) throw ConfigError("gpu: at most 256 applications run together");
     if (apps.size() > nsms)
         throw ConfigError(fmt::format("gpu: {} applications cannot share {} SMs", apps.size(), nsms));

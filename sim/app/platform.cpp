@@ -156,6 +156,7 @@ Platform::~Platform() {
 // queue drains first, something waits for an event that will never come: a deadlock.
 RunReport Platform::run(bool progress) {
     RunReport rep;
+    if (app_names_.empty()) throw ConfigError("nothing to run: give at least one workload or trace");
     gpu::Gpu* g = gpu_.get();
     sim_->set_progress([g] { return g->progress(); }, progress);
     if (series_interval_) sim_->enable_series(series_interval_);
