@@ -82,17 +82,20 @@ void FlashController::decoded(uint32_t& id) {
 
 void FlashController::try_issue(uint32_t p) {
     PlaneQueue& q = planes_[p];
-    while (q.issued < s_.plane_depth && (!q.firmware.empty() || !q.demand.empty())) {
+    for (;;) {
         uint32_t id;
-        if (!q.firmware.empty()) {
+        if (!q.firmware.empty() && q.firmware_issued < s_.plane_depth) {
             id = q.firmware.front();
             q.firmware.pop_front();
-        } else {
+            ++q.firmware_issued;
+        } else if (!q.demand.empty() && q.demand_issued < s_.plane_depth) {
             size_t i = scheduler_->pick(q.demand, sh_.txns);
             id = q.demand[i];
             q.demand.erase_at(i);
+            ++q.demand_issued;
+        } else {
+            return;
         }
-        ++q.issued;
         const FlashTxn& t = sh_.txns[id];
         bool carries_data = t.kind == TxnKind::DemandWrite || t.kind == TxnKind::OpProgram;
         uint32_t pkg = channel_ * sh_.spec.geometry.packages_per_channel() + t.addr.package;
@@ -110,8 +113,8 @@ void FlashController::receive(const FlashMessage& m) {
     uint32_t id = m.tag;
     FlashTxn& t = sh_.txns[id];
     uint32_t p = plane_of(t.addr);
-    --planes_[p].issued;
     if (is_firmware(t.kind)) {
+        --planes_[p].firmware_issued;
         std::function<void()> done = std::move(t.done);
         sh_.txns.release(id);
         --firmware_live_;
@@ -119,6 +122,7 @@ void FlashController::receive(const FlashMessage& m) {
         if (done) done();
         return;
     }
+    --planes_[p].demand_issued;
     MemRequest* r = t.req;
     double ns = static_cast<double>(now() - t.accepted) / kNanosecond;
     if (t.kind == TxnKind::DemandRead) {

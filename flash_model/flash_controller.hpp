@@ -4,7 +4,8 @@
 // the plane has room (plane_depth commands in flight per plane), in the order the
 // scheduler picks. Read data and acknowledgements come back through the flash network;
 // the controller answers the request. Firmware operations (FlashOp) have their own
-// per-plane queues, ahead of demand traffic. The controller also serves as the buffer
+// per-plane queues, ahead of demand traffic and with their own in-flight budget. The
+// controller also serves as the buffer
 // SWnet copies pages through.
 #pragma once
 #include <cstdint>
@@ -40,10 +41,14 @@ public:
     uint32_t occupancy() const { return occupancy_; }
 
 private:
+    // Demand and firmware commands have separate in-flight budgets (plane_depth each):
+    // demand commands can wait in the package for a register whose dirty page is parked
+    // until a merge ends, and the merge's own operations must still reach the plane.
     struct PlaneQueue {
         RingQueue<uint32_t> demand;
         RingQueue<uint32_t> firmware;
-        uint32_t issued = 0;
+        uint32_t demand_issued = 0;
+        uint32_t firmware_issued = 0;
     };
     void decoded(uint32_t& id);
     void enqueue(uint32_t id);

@@ -106,6 +106,24 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     EXPECT_GT(req.done_at[5], req.done_at[4] + 2 * kMillisecond);
 }
 
+TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
+    // As above, but 8 writes at once: writes 6 and 7 wait in the package for the one
+    // register, whose page is parked until the merge ends, and so fill the controller's
+    // plane_depth (2) of demand commands. The merge's reads, programs and erases of that
+    // plane still go out (their own budget), so every write completes.
+    for (int i = 0; i < 8; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 8u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    // By hand: evictions by writes 2..8 = 7; 4 fill log block 1, the merge moves 4 pages,
+    // and the 3 later evictions go to the new log block: 4 + 4 + 3 programs.
+    EXPECT_EQ(rig.stat("memory.programs"), 11.0);
+}
+
 TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
