@@ -173,6 +173,10 @@ void FlashPackage::program_log(uint32_t id) {
     FlashTxn& e = sh_.txns[id];
     if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
     uint32_t log = sh_.log_map->log_block_for(e.addr);
+    if (log == LogBlockMap::kRetiredBlock) {
+        finish_evict(id);  // a late write-back to a retired data block: nothing to keep
+        return;
+    }
     if (log >= sh_.spec.geometry.blocks_per_plane())
         fail(fmt::format("the log-block map returned block {} for {} (the plane has {} blocks)", log,
                          e.addr.to_string(), sh_.spec.geometry.blocks_per_plane()));

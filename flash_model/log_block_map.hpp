@@ -25,6 +25,12 @@ class FlashOpExecutor;
 
 class LogBlockMap {
 public:
+    // log_block_for()'s answer for a page of a data block the FTL has retired: a merge
+    // moved the block's data elsewhere and a cache still held a dirty line under the old
+    // physical address. Its data block no longer exists, so the flash model drops the
+    // page instead of programming it (the FTL counts these late write-backs).
+    static constexpr uint32_t kRetiredBlock = UINT32_MAX;
+
     virtual ~LogBlockMap() = default;
     // The physical log block (same plane) that takes writes for the data block containing
     // `data_page`; the FTL allocates one from over-provisioned space on first write. The

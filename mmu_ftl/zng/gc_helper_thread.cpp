@@ -184,6 +184,7 @@ void GcHelperThread::finish() {
         PhysicalBlock& nb = tables_.block(g.unit, m.new_block);
         nb.role = PhysicalBlock::Data;
         nb.owner = m.lbn;
+        nb.held_data = true;
         ++tables_.block(g.unit, m.old_block).erases;
         tables_.release_block(g.unit, m.old_block);
     }

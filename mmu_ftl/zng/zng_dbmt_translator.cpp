@@ -73,6 +73,7 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
         },
         {},
         {"translations: DBMT translations", "first_touches: data blocks allocated",
+         "late_writebacks: evicted pages of data blocks a merge retired (dropped)",
          "dbmt.bytes / dbmt.bytes_per_tb / lbmt.bytes: table sizes in hardware",
          "gc.*: merges, pages moved, erases, merge time, time blocked per app, P/E distribution"}};
     return s;
@@ -88,7 +89,10 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
       gc_(sim, tables_, stats_.sub("gc")),
       translations_(stats_.counter("translations", "translations served from the DBMT")),
       first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch")),
-      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")) {
+      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")),
+      late_writebacks_(stats_.counter("late_writebacks",
+                                      "evicted pages of data blocks a merge had retired (dropped; L2 lines cached "
+                                      "under the old address)")) {
     gc_.set_shootdown(&shootdown_);
     gc_.set_release([this](uint16_t app, uint64_t vpn, FaultDone& done) {
         uint64_t ppn = 0;
@@ -135,6 +139,7 @@ bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
         PhysicalBlock& pb = tables_.block(pos.unit, added.pdbn);
         pb.role = PhysicalBlock::Data;
         pb.owner = lbn;
+        pb.held_data = true;
         ++first_touches_;
     }
     const DbmtEntry& e = tables_.dbmt.at(lbn);
@@ -171,6 +176,15 @@ uint32_t ZngDbmtTranslator::group_of(const flash::FlashAddress& a, PhysicalBlock
 }
 
 uint32_t ZngDbmtTranslator::log_block_for(const flash::FlashAddress& data_page) {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(data_page);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
+    if (pb.role != PhysicalBlock::Data && pb.held_data) {
+        // An L2 line cached under the address of a block a merge has since retired
+        // (dirtied after the owner's flush, or never flushed): its data block is gone.
+        ++late_writebacks_;
+        return flash::LogBlockMap::kRetiredBlock;
+    }
     const uint32_t group = group_of(data_page, PhysicalBlock::Data);
     LogGroup& g = tables_.lbmt.group(group);
     if (g.plbn == UINT32_MAX) {

@@ -40,6 +40,7 @@ public:
     const GcHelperThread& gc() const { return gc_; }
     uint64_t translations() const { return translations_.get(); }
     uint64_t first_touches() const { return first_touches_.get(); }
+    uint64_t late_writebacks() const { return late_writebacks_.get(); }
 
 private:
     // The log group of the block at `a`, checking that the block has the given role.
@@ -53,6 +54,7 @@ private:
     Counter& translations_;
     Counter& first_touches_;
     Counter& log_blocks_opened_;
+    Counter& late_writebacks_;
 };
 
 }  // namespace zng

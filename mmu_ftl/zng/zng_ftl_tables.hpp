@@ -20,6 +20,7 @@ struct PhysicalBlock {
     Role role = Free;
     uint32_t owner = UINT32_MAX;  // LBN of a data block, group of a log block
     uint32_t erases = 0;
+    bool held_data = false;  // was a data block at some time (late write-backs may still name it)
 };
 
 struct ZngFtlTables {

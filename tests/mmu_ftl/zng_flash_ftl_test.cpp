@@ -106,6 +106,28 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     EXPECT_GT(req.done_at[5], req.done_at[4] + 2 * kMillisecond);
 }
 
+TEST(ZngFlashFtl, LateWritebackToARetiredDataBlockIsDropped) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
+    for (int i = 0; i < 6; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.sim.run();
+    ASSERT_EQ(rig.ftl->gc().merges(), 1u);  // data block 0 moved to block 2 (see above)
+    ASSERT_EQ(rig.stat("memory.programs"), 9.0);
+    // A line cached under the retired address of page 0 is written back (it takes the
+    // register: page 1's dirty copy is programmed into the new log block), then a write
+    // to the moved page 1 evicts it: its data block is gone, so nothing is programmed.
+    req.issue(0, p0, 128, MemOp::Writeback);
+    req.issue(0, rig.paddr(0, 1), 128, MemOp::Writeback);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 8u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    EXPECT_EQ(rig.ftl->late_writebacks(), 1u);
+    EXPECT_EQ(rig.stat("translation.late_writebacks"), 1.0);
+    EXPECT_EQ(rig.stat("memory.programs"), 10.0);  // page 1 only
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+}
+
 TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
