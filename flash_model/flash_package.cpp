@@ -113,9 +113,16 @@ bool FlashPackage::admit(uint32_t id) {
         port_transfer(id, t.bytes);
         return true;
     }
+    if (t.evicting >= 0) {
+        // Retried while the register emptied for it is still being programmed: waiting
+        // is all it may do, else every retry would evict one more dirty page.
+        if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
+        t.evicting = -1;
+    }
     int v = regs_.victim(t.plane);
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {
+        t.evicting = v;  // before start_evict: allocating its transaction may move `t`
         start_evict(static_cast<uint32_t>(v));
         return false;  // retried once the victim is clean
     }

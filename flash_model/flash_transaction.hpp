@@ -43,6 +43,7 @@ struct FlashTxn {
     uint32_t bytes = 0;    // bytes moved between controller and package
     uint32_t plane = 0;    // plane inside the package
     int32_t reg = -1;      // register in use (-1: the plane's page buffer)
+    int32_t evicting = -1; // register being emptied for this demand (one eviction at a time)
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
     MemRequest* req = nullptr;
     std::function<void()> done;  // firmware completion

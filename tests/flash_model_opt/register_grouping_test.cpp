@@ -135,5 +135,28 @@ TEST(RegisterInterconnect, RemoteDirtyPageMovesHomeBeforeItsProgram) {
     }
 }
 
+// A write that needs a register while both of its plane's registers hold dirty pages
+// evicts one of them (the LRU, A) and waits for that program. Writes into plane 1's
+// registers finish meanwhile (no array operation, so the die's program does not hold
+// them) and retry it at each completion; a retry must not start a second eviction (of
+// B): one program, and B still absorbs a later write in its register.
+TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
+    Rig rig(small_platform("  write_miss_sense: false\n", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto plane0 = [&](uint32_t page) { return g.encode(FlashAddress{1, 0, 0, 0, 1, page}); };
+    step(rig, req, plane0(0), 128, MemOp::Write);  // A
+    step(rig, req, plane0(1), 128, MemOp::Write);  // B
+    req.issue(plane0(2), 128, MemOp::Write);       // C: evicts A (tPROG = 100 us)
+    for (uint32_t p : {0u, 1u, 0u, 1u}) req.issue(g.encode(FlashAddress{1, 0, 0, 1, 1, p}), 128, MemOp::Write);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 7u);
+    EXPECT_EQ(stat(rig, "evictions"), 1.0);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 2.0);  // the second writes of plane 1's two pages
+    step(rig, req, plane0(1), 128, MemOp::Write);      // B is still in its register
+    EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
+}
+
 }  // namespace
 }  // namespace zng::flash
