@@ -1,0 +1,103 @@
+// The platform files of the parts in mmu_ftl (configs/zng-base.yaml, hybridgpu.yaml,
+// hetero.yaml) load, build their translator and memory back end as the platform does,
+// and say what their descriptions promise (paper Table I, issue 7 for zng-base).
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "flash_model/register.hpp"
+#include "flash_model/zng_flash_backend.hpp"
+#include "gpu_model/register.hpp"
+#include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
+#include "mmu_ftl/register.hpp"
+#include "mmu_ftl/ssd/hybridgpu_backend.hpp"
+#include "mmu_ftl/zng/zng_dbmt_translator.hpp"
+#include "sim/config/config_node.hpp"
+
+namespace zng::test {
+namespace {
+
+struct PlatformParts {
+    explicit PlatformParts(const std::string& name)
+        : root(load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/" + name + ".yaml")) {
+        register_gpu_model_components();
+        register_flash_model_components();
+        register_mmu_ftl_components();
+        TranslatorContext tctx{&root};
+        translator = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, tctx);
+        BackendContext bctx;
+        bctx.ports = 6;  // Table I: 6 L2 banks
+        bctx.root = &root;
+        bctx.translator = translator.get();
+        memory = memory_backend_slot().create(root.find("memory"), "memory", "gddr5", sim, bctx);
+    }
+    std::string at(const std::string& dotted) const {
+        const ConfigNode* n = root.find_path(dotted);
+        return n ? n->scalar() : "<missing>";
+    }
+    Simulator sim;
+    ConfigNode root;
+    std::unique_ptr<AddressTranslator> translator;
+    std::unique_ptr<MemoryBackend> memory;
+};
+
+TEST(PlatformConfigs, ZngBaseIsFlashControllersMeshAndTheMmuFtl) {
+    PlatformParts p("zng-base");
+    EXPECT_EQ(p.at("platform.name"), "zng-base");
+    auto* ftl = dynamic_cast<ZngDbmtTranslator*>(p.translator.get());
+    auto* flash = dynamic_cast<flash::ZngFlashBackend*>(p.memory.get());
+    ASSERT_NE(ftl, nullptr);
+    ASSERT_NE(flash, nullptr);
+    // No SSD controller, no DRAM buffer: the FTL in the MMU is the flash's log-block map.
+    EXPECT_EQ(flash->builtin_allocator(), nullptr);
+    EXPECT_EQ(ftl->tables().flash, flash);
+    EXPECT_EQ(flash->backbone().controllers(), 16u);  // 16 flash controllers on the GPU interconnect
+    EXPECT_EQ(p.at("memory.network.type"), "mesh");
+    EXPECT_EQ(p.at("memory.network.link_width"), "8B");
+    EXPECT_EQ(flash->backbone().spec().registers_per_plane, 2u);
+    EXPECT_EQ(p.at("flash.register_grouping"), "plane");
+    EXPECT_EQ(p.root.find_path("flash.thrashing_checker"), nullptr);  // off
+    EXPECT_EQ(p.at("gpu.l2.size"), "6MiB");
+    EXPECT_EQ(p.at("gpu.l2.technology"), "sram");
+    EXPECT_EQ(p.at("gpu.l2.policy.type"), "none");  // no prefetch, no pinning
+    // 16 x 64 planes x 1024 blocks x 384 pages x 4 KiB.
+    EXPECT_EQ(flash->capacity_bytes(), uint64_t{16} * 64 * 1024 * 384 * 4096);
+}
+
+TEST(PlatformConfigs, HybridGpuAddressSpaceIsTheSsdCapacity) {
+    PlatformParts p("hybridgpu");
+    EXPECT_EQ(p.at("platform.name"), "hybridgpu");
+    ASSERT_NE(dynamic_cast<HybridGpuBackend*>(p.memory.get()), nullptr);
+    // translation.capacity is the SSD's exported capacity, so exhausting one is exhausting both.
+    EXPECT_EQ(p.at("translation.capacity"), std::to_string(p.memory->capacity_bytes()) + "B");
+    EXPECT_EQ(p.at("memory.network.type"), "onfi_bus");
+}
+
+TEST(PlatformConfigs, HeteroGpuMemoryIsTheGddr5FragmentWithTheGtx580Capacity) {
+    PlatformParts p("hetero");
+    EXPECT_EQ(p.at("platform.name"), "hetero");
+    auto* host = dynamic_cast<HeteroHostTranslator*>(p.translator.get());
+    auto* mem = dynamic_cast<HeteroGpuMemory*>(p.memory.get());
+    ASSERT_NE(host, nullptr);
+    ASSERT_NE(mem, nullptr);
+    EXPECT_EQ(mem->capacity_bytes(), uint64_t{1536} << 20);
+    EXPECT_EQ(host->gpu_memory_bytes(), mem->capacity_bytes());
+    // The nested GDDR5 section repeats fragments/gddr5.yaml (an include cannot nest):
+    // every key and value equal but capacity.
+    ConfigNode frag = load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/fragments/gddr5.yaml");
+    const ConfigNode* ref = frag.find("memory");
+    const ConfigNode* dram = p.root.find_path("memory.dram");
+    ASSERT_NE(ref, nullptr);
+    ASSERT_NE(dram, nullptr);
+    ASSERT_EQ(dram->entries().size(), ref->entries().size());
+    for (const auto& [key, value] : ref->entries()) {
+        const ConfigNode* mine = dram->find(key);
+        ASSERT_NE(mine, nullptr) << key;
+        if (key != "capacity") {
+            EXPECT_EQ(mine->scalar(), value.scalar()) << key;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace zng::test
