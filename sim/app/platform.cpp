@@ -85,6 +85,12 @@ double peak_rss_mib() {
 
 }  // namespace
 
+void register_platform_schemas() {
+    root_schema();
+    run_schema();
+    platform_info_schema();
+}
+
 ConfigNode load_platform_config(const std::string& path, const std::vector<std::string>& sets) {
     ConfigNode root = load_config_file(path);
     for (const auto& s : sets) apply_override(root, s);

@@ -25,6 +25,9 @@ class MemoryBackend;
 
 namespace cli {
 
+// Adds the top-level, `platform:` and `run:` schemas to the catalog (config describe).
+void register_platform_schemas();
+
 // Loads a platform file, applies --set overrides and checks the top-level keys.
 ConfigNode load_platform_config(const std::string& path, const std::vector<std::string>& sets);
 

@@ -4,6 +4,7 @@
 #include "gpu_model/register.hpp"
 #include "mmu_ftl/register.hpp"
 #include "sim/app/cli_common.hpp"
+#include "sim/app/platform.hpp"
 
 namespace zng::cli {
 
@@ -11,6 +12,7 @@ void register_all_components() {
     register_gpu_model_components();
     register_flash_model_components();
     register_mmu_ftl_components();
+    register_platform_schemas();
 }
 
 }  // namespace zng::cli

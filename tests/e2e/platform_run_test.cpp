@@ -6,6 +6,7 @@
 
 #include "sim/app/cli_common.hpp"
 #include "sim/app/platform.hpp"
+#include "traces/importers/importers.hpp"
 #include "traces/trace_summary.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
@@ -69,6 +70,38 @@ TEST(CoRunning, TwoApplicationsBothFinishWithTheirOwnInstructionCounts) {
     EXPECT_EQ(apps["deg"]["instructions"].get<uint64_t>(), trace_instructions("deg"));
     EXPECT_EQ(apps["gaus"]["instructions"].get<uint64_t>(), trace_instructions("gaus"));
 }
+
+// Traces recorded on real GPUs by other simulators' tracers replay to completion.
+class ForeignTrace : public ::testing::TestWithParam<std::tuple<const char*, const char*, const char*>> {};
+
+TEST_P(ForeignTrace, RunsToCompletionWithEveryInstruction) {
+    auto [format, rel, config] = GetParam();
+    fs::path path = fs::path(ZNG_SHARED_DIR) / "testdata" / rel;
+    if (!fs::exists(path)) GTEST_SKIP() << "needs ../shared/testdata/" << rel << " (absent here)";
+    if (!fs::exists(std::string(ZNG_SOURCE_DIR) + "/configs/" + config)) GTEST_SKIP() << config << " not present";
+    auto fmt_id = importers::parse_format(format);
+    auto counted = importers::open_foreign_trace(fmt_id, path.string());
+    uint64_t want = trace::summarize(*counted).instructions;
+    register_all_components();
+    ConfigNode root = load_platform_config(std::string(ZNG_SOURCE_DIR) + "/configs/" + config, {});
+    std::vector<AppInput> apps;
+    apps.push_back({"foreign", importers::open_foreign_trace(fmt_id, path.string())});
+    Platform p(root, std::move(apps));
+    RunReport r = p.run(false);
+    EXPECT_EQ(r.instructions, want);
+    EXPECT_GT(want, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Imported, ForeignTrace,
+    ::testing::Combine(::testing::Values("accelsim"), ::testing::Values("accelsim/vectoradd-100-32", "accelsim/matrixmul-32-32"),
+                       ::testing::Values("ideal.yaml", "zng.yaml")));
+INSTANTIATE_TEST_SUITE_P(
+    ImportedMacSim, ForeignTrace,
+    ::testing::Combine(::testing::Values("macsim"),
+                       ::testing::Values("macsim-nvbit/vectormultadd/4096", "macsim-nvbit/vectormultadd/16384",
+                                         "macsim-nvbit/vectormultadd/65536"),
+                       ::testing::Values("ideal.yaml", "zng.yaml")));
 
 }  // namespace
 }  // namespace zng::cli
