@@ -158,5 +158,21 @@ TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
     EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
 }
 
+// Read re-accesses (Fig. 12): the same data page sensed from the array again. Plane 0
+// keeps two clean pages in its registers: X, Y, Z evicts X, X again is sensed a second
+// time: 4 demand senses of 3 distinct pages, 1 re-access. Register hit rate: the last
+// read of Z hits, so 1 hit of 5 demand accesses.
+TEST(FlashStats, ReadReaccessesCountPagesSensedAgain) {
+    Rig rig(small_platform("", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto page = [&](uint32_t p) { return g.encode(FlashAddress{1, 0, 0, 0, 1, p}); };
+    for (uint32_t p : {0u, 1u, 2u, 0u, 2u}) step(rig, req, page(p), 128, MemOp::Read);
+    EXPECT_EQ(stat(rig, "demand_senses"), 4.0);
+    EXPECT_EQ(stat(rig, "read_reaccesses"), 1.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "read_reaccesses_per_page"), 4.0 / 3.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "register_hit_rate"), 1.0 / 5.0);
+}
+
 }  // namespace
 }  // namespace zng::flash
