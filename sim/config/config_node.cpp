@@ -184,6 +184,42 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name) {
     }
 }
 
+ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack);
+
+// Resolves `include:` in `node` and, recursively, in every section below it: the
+// included files are merged first, in order, then the section's own keys on top. A
+// nested include merges a fragment into that section only (e.g. a GPU memory section
+// that includes fragments/gddr5.yaml's keys and overrides the capacity).
+ConfigNode resolve_includes(ConfigNode node, const fs::path& file, std::vector<fs::path>& stack) {
+    if (!node.is_map()) return node;
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : node.entries())
+        if (v.is_map() && k != "include") keys.push_back(k);
+    for (const auto& k : keys) node.set(k, resolve_includes(*node.find(k), file, stack));
+    const ConfigNode* inc = node.find("include");
+    if (!inc) return node;
+    std::vector<const ConfigNode*> files;
+    if (inc->is_scalar())
+        files.push_back(inc);
+    else if (inc->is_sequence())
+        for (const auto& i : inc->items()) files.push_back(&i);
+    else
+        throw ConfigError(inc->loc().str() + ": 'include' must be a file name or a list of file names");
+    ConfigNode merged = ConfigNode::make_map(node.loc(), node.path());
+    for (const ConfigNode* f : files) {
+        if (!f->is_scalar() || f->scalar().empty())
+            throw ConfigError(f->loc().str() + ": 'include' entries must be file names");
+        fs::path target =
+            fs::path(f->scalar()).is_absolute() ? fs::path(f->scalar()) : file.parent_path() / f->scalar();
+        if (!fs::exists(target))
+            throw ConfigError(f->loc().str() + ": included file '" + target.string() + "' does not exist");
+        merged.merge_from(load_recursive(target, stack));
+    }
+    node.erase("include");
+    merged.merge_from(node);
+    return merged;
+}
+
 ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
     fs::path canon = fs::weakly_canonical(path);
     for (const auto& p : stack)
@@ -194,30 +230,9 @@ ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
     ss << in.rdbuf();
     ConfigNode own = convert(parse_yaml(ss.str(), path.string()), path.string(), "");
     if (!own.is_map()) throw ConfigError(path.string() + ":1: a config file must be a map of keys");
-
     stack.push_back(canon);
-    ConfigNode merged = ConfigNode::make_map(SourceLoc{path.string(), 1}, "");
-    if (const ConfigNode* inc = own.find("include")) {
-        std::vector<const ConfigNode*> files;
-        if (inc->is_scalar())
-            files.push_back(inc);
-        else if (inc->is_sequence())
-            for (const auto& i : inc->items()) files.push_back(&i);
-        else
-            throw ConfigError(inc->loc().str() + ": 'include' must be a file name or a list of file names");
-        for (const ConfigNode* f : files) {
-            if (!f->is_scalar() || f->scalar().empty())
-                throw ConfigError(f->loc().str() + ": 'include' entries must be file names");
-            fs::path target = fs::path(f->scalar()).is_absolute() ? fs::path(f->scalar())
-                                                                  : path.parent_path() / f->scalar();
-            if (!fs::exists(target))
-                throw ConfigError(f->loc().str() + ": included file '" + target.string() + "' does not exist");
-            merged.merge_from(load_recursive(target, stack));
-        }
-        own.erase("include");
-    }
+    ConfigNode merged = resolve_includes(std::move(own), path, stack);
     stack.pop_back();
-    merged.merge_from(own);
     return merged;
 }
 

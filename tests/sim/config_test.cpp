@@ -59,6 +59,17 @@ TEST(Config, IncludeMergesAndIncludingFileWins) {
     EXPECT_NE(p.where("size").find("base_fragment.yaml:3"), std::string::npos) << p.where("size");
 }
 
+TEST(Config, IncludeInsideASectionMergesIntoThatSection) {
+    ConfigNode root = load_config_file(kData + "/nested.yaml");
+    auto schema = cache_schema();
+    Params p(root.find("cache"), schema, "cache");
+    EXPECT_EQ(p.size("size"), 2u << 20);  // from the fragment
+    EXPECT_EQ(p.u64("ways"), 2u);         // the section's own key wins
+    EXPECT_EQ(p.time("latency"), 3000u);
+    EXPECT_NE(p.where("size").find("cache_fragment.yaml:2"), std::string::npos) << p.where("size");
+    EXPECT_EQ(root.find("cache")->find("include"), nullptr);
+}
+
 TEST(Config, TypoedKeyFailsWithItsLineNumber) {
     ConfigNode root = load_config_file(kData + "/typo.yaml");
     auto schema = cache_schema();
