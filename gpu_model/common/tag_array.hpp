@@ -1,7 +1,8 @@
 // Set-associative tag store with true LRU, shared by the L1D, the L2 banks, the TLBs
 // and the walk cache. Each line carries the state bits the caches and their policies
-// need: dirty, and the prefetch/accessed bits of ZnG's read optimisation (set on a
-// prefetch fill, set on first demand use, read when the line is evicted).
+// need: dirty, the owning application (L2 flushes before a merge), and the
+// prefetch/accessed bits of ZnG's read optimisation (set on a prefetch fill, set on
+// first demand use, read when the line is evicted).
 // LRU is a per-line timestamp from a per-array counter: exact, and a lookup touches
 // only the ways of one set.
 #pragma once
@@ -20,6 +21,7 @@ struct TagLine {
     bool prefetched = false;  // filled by a prefetch
     bool accessed = false;    // used by a demand access since the fill
     bool pinned = false;      // holds a redirected dirty page (ZnG write redirection)
+    uint16_t app = 0;         // owning application (L2: the last fill or write)
 };
 
 class TagArray {
@@ -45,7 +47,7 @@ public:
     // The way a new line should take among the ways in `allowed` (bit w = way w): an
     // invalid one if any (lowest index), else the least recently used.
     uint32_t victim(uint32_t set, uint64_t allowed = ~0ull) const;
-    // Writes a fresh line (clean, not prefetched, not accessed, not pinned) into (set, way) as MRU.
+    // Writes a fresh line (clean, not prefetched, not accessed, not pinned, app 0) into (set, way) as MRU.
     TagLine& install(uint32_t set, uint32_t way, uint64_t tag);
     void invalidate(uint32_t set, uint32_t way) { at(set, way).valid = false; }
     // Ways (bit w = way w) of `set` holding valid pinned lines.

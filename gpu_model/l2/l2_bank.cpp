@@ -131,6 +131,7 @@ bool L2Bank::serve(MemRequest* r) {
                 ++write_hits_;
                 tags_.touch(set, static_cast<uint32_t>(way));
                 l->dirty = true;
+                l->app = r->app;
                 pin_if_redirected(*l, *r);
                 l->accessed = true;
                 policy_.on_access(*r, l);
@@ -157,6 +158,7 @@ bool L2Bank::serve(MemRequest* r) {
             ++atomics_;
             tags_.touch(set, static_cast<uint32_t>(way));
             l->dirty = true;
+            l->app = r->app;
             l->accessed = true;
             policy_.on_access(*r, l);
             respond(r, cfg_.read_latency + cfg_.write_latency);
@@ -243,9 +245,11 @@ TagLine& L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) 
     if (old.valid) {
         ++evictions_;
         policy_.on_evict(old);
-        if (old.dirty) writeback(old.tag);
+        if (old.dirty) writeback(old);
     }
-    return tags_.install(set, v, line);
+    TagLine& l = tags_.install(set, v, line);
+    l.app = cause.app;
+    return l;
 }
 
 void L2Bank::fill(MemRequest* f) {
@@ -270,10 +274,12 @@ void L2Bank::fill(MemRequest* f) {
             case MemOp::Read: respond(r, 0); break;
             case MemOp::Atomic:
                 l.dirty = true;
+                l.app = r->app;
                 respond(r, cfg_.write_latency);
                 break;
             default:
                 l.dirty = true;
+                l.app = r->app;
                 pin_if_redirected(l, *r);
                 respond(r, 0);
                 break;
@@ -286,9 +292,26 @@ void L2Bank::fill(MemRequest* f) {
     unstall();
 }
 
-void L2Bank::writeback(uint64_t line) {
+L2Bank::Flushed L2Bank::flush_app(uint16_t app) {
+    Flushed out;
+    for (uint32_t set = 0; set < tags_.sets(); ++set)
+        for (uint32_t way = 0; way < tags_.ways(); ++way) {
+            const TagLine& l = tags_.at(set, way);
+            if (!l.valid || l.app != app) continue;
+            ++out.lines;
+            if (l.dirty) {
+                ++out.dirty;
+                writeback(l);
+            }
+            tags_.invalidate(set, way);
+        }
+    return out;
+}
+
+void L2Bank::writeback(const TagLine& victim) {
     MemRequest* w = sim().requests().get();
-    w->paddr = line << line_shift_;
+    w->app = victim.app;
+    w->paddr = victim.tag << line_shift_;
     w->vaddr = w->paddr;  // a victim's virtual address is not kept
     w->size = cfg_.line;
     w->sector_mask = full_sector_mask(cfg_.line);

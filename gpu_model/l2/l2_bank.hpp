@@ -32,6 +32,15 @@ public:
     // Fetches a line for the policy; false when present, already fetched, or no room.
     bool prefetch(uint64_t paddr, const MemRequest& cause);
 
+    // Writes back every dirty line owned by `app` (queued to memory like eviction
+    // write-backs) and invalidates all of its lines. Returns at once, without waiting
+    // for the write-backs. Lines still being fetched are not touched.
+    struct Flushed {
+        uint32_t lines = 0;  // lines invalidated
+        uint32_t dirty = 0;  // of which dirty, hence written back
+    };
+    Flushed flush_app(uint16_t app);
+
     bool recv_request(MemRequest* r, ResponsePort& port) override;
     void recv_response(MemRequest* r, RequestPort& port) override;
     void recv_retry(RequestPort& port) override;
@@ -59,7 +68,7 @@ private:
     void fill(MemRequest* f);
     TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
     void pin_if_redirected(TagLine& l, const MemRequest& r);
-    void writeback(uint64_t line);
+    void writeback(const TagLine& victim);
     void respond(MemRequest* r, uint32_t delay);
     void occupy(uint32_t cycles);
     void send_to_memory(MemRequest* r);

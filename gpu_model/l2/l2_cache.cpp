@@ -27,6 +27,19 @@ L2Cache::L2Cache(Simulator& sim, const std::string& name, const ClockDomain& clo
     add_ratio_formula(g, "hit_rate", "read hits / read lookups", hits, {misses, merges});
     add_sum_formula(g, "writebacks", "dirty lines written back to memory, all banks", banks, "writebacks");
     add_sum_formula(g, "evictions", "valid lines replaced, all banks", banks, "evictions");
+    flushes_ = &g.counter("flushes", "application flushes requested (before a merge)");
+    flushed_lines_ = &g.counter("flushed_lines", "dirty lines written back by application flushes");
+    flush_invalidations_ =
+        &g.counter("flush_invalidations", "lines invalidated by application flushes, clean or dirty");
+}
+
+void L2Cache::flush_app(uint16_t app) {
+    ++*flushes_;
+    for (auto& b : banks_) {
+        const L2Bank::Flushed f = b->flush_app(app);
+        *flushed_lines_ += f.dirty;
+        *flush_invalidations_ += f.lines;
+    }
 }
 
 bool L2Cache::idle() const {

@@ -27,11 +27,20 @@ public:
     bool idle() const;
     void flush_stats();
 
+    // Writes back every dirty line of application `app` to memory through each bank's
+    // write-back queue and invalidates all of the application's lines (ZnG's helper
+    // thread does this before merging the application's blocks). Returns at once: the
+    // write-backs may be parked behind the very merge that asked for the flush.
+    void flush_app(uint16_t app);
+
 private:
     L2Config cfg_;
     L2AddressMap map_;
     std::unique_ptr<L2Policy> policy_;
     std::vector<std::unique_ptr<L2Bank>> banks_;
+    Counter* flushes_ = nullptr;
+    Counter* flushed_lines_ = nullptr;
+    Counter* flush_invalidations_ = nullptr;
 };
 
 }  // namespace zng::gpu
