@@ -257,6 +257,9 @@ void apply_override(ConfigNode& root, const std::string& assignment) {
     std::string value = assignment.substr(eq + 1);
     SourceLoc loc{"<command line: --set " + assignment + ">", 0};
     ConfigNode parsed = convert(parse_yaml(value, loc.file), loc.file, key);
+    // "key=~" (YAML null) removes the key, so it takes its default again; e.g. switching
+    // an implementation whose schema lacks a key the config sets for the previous one.
+    const bool remove = value == "~" || value == "null";
     if (parsed.kind() == ConfigNode::Kind::Null) parsed = ConfigNode::make_scalar("", loc, key);
 
     ConfigNode* n = &root;
@@ -266,6 +269,10 @@ void apply_override(ConfigNode& root, const std::string& assignment) {
         std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
         if (part.empty()) throw ConfigError("--set '" + assignment + "': empty component in key path");
         if (dot == std::string::npos) {
+            if (remove) {
+                n->erase(part);
+                return;
+            }
             ConfigNode* existing = n->find(part);
             if (existing && existing->is_map() && parsed.is_map())
                 existing->merge_from(parsed);

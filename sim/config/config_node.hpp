@@ -69,7 +69,8 @@ private:
 ConfigNode load_config_file(const std::string& path);
 // Parses YAML text (for tests and for --set values).
 ConfigNode parse_config_text(const std::string& text, const std::string& name);
-// Applies "a.b.c=value" (value parsed as YAML, so lists and maps work).
+// Applies "a.b.c=value" (value parsed as YAML, so lists and maps work); "a.b.c=~"
+// removes the key so that it takes its default.
 void apply_override(ConfigNode& root, const std::string& assignment);
 
 }  // namespace zng

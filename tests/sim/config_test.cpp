@@ -121,6 +121,11 @@ TEST(Config, CommandLineOverride) {
     ASSERT_NE(root.find_path("new.section.key"), nullptr);
     EXPECT_EQ(root.find_path("new.section.key")->scalar(), "7");
     EXPECT_NE(p.where("size").find("--set cache.size=24MiB"), std::string::npos) << p.where("size");
+    // "~" removes a key: it takes its default again.
+    apply_override(root, "cache.latency=~");
+    Params q(root.find("cache"), schema, "cache");
+    EXPECT_EQ(q.time("latency"), 2000u);  // the schema default
+    EXPECT_FALSE(q.has("latency"));
     // Overriding into a value is an error, as is a malformed assignment.
     EXPECT_THROW(apply_override(root, "cache.size.x=1"), ConfigError);
     EXPECT_THROW(apply_override(root, "cache.size"), ConfigError);
