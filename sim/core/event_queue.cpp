@@ -7,7 +7,7 @@
 namespace zng {
 
 void EventQueue::schedule(Event& ev, Tick when) {
-    if (when < now_)
+    if (when < now_) [[unlikely]]
         throw SimError("event '" + std::string(ev.name()) + "' scheduled in the past (at " +
                        std::to_string(when) + " ps, now " + std::to_string(now_) + " ps)");
     if (ev.scheduled()) --live_;  // the old entry becomes stale and is skipped when popped
@@ -23,38 +23,48 @@ void EventQueue::deschedule(Event& ev) {
     --live_;
 }
 
-// Sift-up / sift-down by hand: std::push_heap/pop_heap would do, but an explicit hole
-// avoids swaps and keeps the hot loop small.
+// Sift-up / sift-down move a hole instead of swapping entries, which keeps the hot
+// loops small.
 void EventQueue::push(const Entry& e) {
     heap_.push_back(e);
+    Entry* h = heap_.data();
     size_t i = heap_.size() - 1;
+    const unsigned __int128 k = key(e);
     while (i > 0) {
-        size_t parent = (i - 1) / 2;
-        if (!later(heap_[parent], e)) break;
-        heap_[i] = heap_[parent];
+        size_t parent = (i - 1) / kArity;
+        if (key(h[parent]) <= k) break;
+        h[i] = h[parent];
         i = parent;
     }
-    heap_[i] = e;
+    h[i] = e;
 }
 
-EventQueue::Entry EventQueue::pop() {
-    Entry top = heap_.front();
-    Entry last = heap_.back();
-    heap_.pop_back();
-    size_t n = heap_.size();
-    if (n > 0) {
-        size_t i = 0;
-        for (;;) {
-            size_t child = 2 * i + 1;
-            if (child >= n) break;
-            if (child + 1 < n && later(heap_[child], heap_[child + 1])) ++child;
-            if (!later(last, heap_[child])) break;
-            heap_[i] = heap_[child];
-            i = child;
+// Removes the root: the last entry moves into the hole, sinking below the smallest
+// child while that child is earlier.
+void EventQueue::pop() {
+    const size_t n = heap_.size() - 1;
+    Entry* h = heap_.data();
+    const Entry last = h[n];
+    const unsigned __int128 k = key(last);
+    size_t i = 0;
+    for (;;) {
+        const size_t first = kArity * i + 1;
+        if (first >= n) break;
+        size_t best = first;
+        unsigned __int128 bk = key(h[first]);
+        const size_t end = first + kArity < n ? first + kArity : n;
+        for (size_t c = first + 1; c < end; ++c) {
+            const unsigned __int128 ck = key(h[c]);
+            const bool earlier = ck < bk;
+            best = earlier ? c : best;
+            bk = earlier ? ck : bk;
         }
-        heap_[i] = last;
+        if (k <= bk) break;
+        h[i] = h[best];
+        i = best;
     }
-    return top;
+    h[i] = last;
+    heap_.pop_back();
 }
 
 void EventQueue::drop_stale() {
@@ -69,7 +79,8 @@ Tick EventQueue::next_tick() {
 bool EventQueue::step() {
     drop_stale();
     if (heap_.empty()) return false;
-    Entry e = pop();
+    const Entry e = heap_.front();
+    pop();
     now_ = e.when;
     e.ev->seq_ = 0;
     --live_;

@@ -110,6 +110,44 @@ TEST(EventQueue, DeterministicUnderRandomLoad) {
     for (size_t i = 1; i < a.size(); ++i) EXPECT_LE(a[i - 1].second, a[i].second);
 }
 
+TEST(EventQueue, MatchesAReferenceOrderUnderMovesAndCancels) {
+    // 300 events, randomly scheduled, moved earlier or later, cancelled and rescheduled
+    // while others fire: the firing order must be (tick, last scheduling order), as a
+    // plain sorted list of the live schedulings says.
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    std::vector<std::unique_ptr<LogEvent>> evs;
+    for (int i = 0; i < 300; ++i) evs.push_back(std::make_unique<LogEvent>(q, log, i));
+    std::vector<std::pair<Tick, uint64_t>> ref(300, {0, 0});  // (tick, order); order 0 = not scheduled
+    uint64_t order = 0;
+    std::mt19937_64 rng(5);
+    std::vector<std::pair<int, Tick>> want;
+    for (int round = 0; round < 40; ++round) {
+        for (int k = 0; k < 60; ++k) {
+            int id = static_cast<int>(rng() % 300);
+            if (rng() % 5 == 0) {
+                q.deschedule(*evs[id]);
+                ref[id].second = 0;
+            } else {
+                Tick t = q.now() + rng() % 50;
+                q.schedule(*evs[id], t);
+                ref[id] = {t, ++order};
+            }
+        }
+        // Fire the 30 earliest live events (or all, if fewer), checking each against ref.
+        for (int k = 0; k < 30 && !q.empty(); ++k) {
+            int best = -1;
+            for (int i = 0; i < 300; ++i)
+                if (ref[i].second && (best < 0 || ref[i] < ref[best])) best = i;
+            want.emplace_back(best, ref[best].first);
+            ref[best].second = 0;
+            ASSERT_TRUE(q.step());
+        }
+    }
+    EXPECT_EQ(log, want);
+    EXPECT_GT(log.size(), 1000u);
+}
+
 TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
     Simulator sim;
     std::vector<std::pair<int, Tick>> out;
