@@ -11,8 +11,9 @@
 #include "flash_model/flash_address.hpp"
 #include "flash_model/flash_network.hpp"
 #include "flash_model/flash_spec.hpp"
+#include "flash_model/index_pool.hpp"
 #include "flash_model/log_block_map.hpp"
-#include "flash_model/ring_queue.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/mem/mem_request.hpp"
 #include "sim/stats/stats.hpp"
 

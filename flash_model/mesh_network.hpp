@@ -21,8 +21,9 @@
 
 #include "flash_model/flash_network.hpp"
 #include "flash_model/owned_clock.hpp"
-#include "flash_model/ring_queue.hpp"
+#include "flash_model/index_pool.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 
 namespace zng::flash {

@@ -11,8 +11,8 @@
 
 #include "flash_model/flash_network.hpp"
 #include "flash_model/owned_clock.hpp"
-#include "flash_model/ring_queue.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 
 namespace zng::flash {

@@ -10,12 +10,12 @@
 
 #include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/flat_page_map.hpp"
-#include "gpu_model/common/ring_queue.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "gpu_model/tlb/translation_client.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/address_translator.hpp"
 

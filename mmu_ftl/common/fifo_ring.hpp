@@ -1,10 +1,13 @@
-// A FIFO of fixed capacity on one preallocated buffer: the queues of dispatchers,
-// cores and links have a configured depth, so pushing and popping never allocate.
+// A FIFO of fixed capacity: the queues of dispatchers, cores and links have a
+// configured depth, so pushing beyond it (or popping an empty queue) is a model error.
+// The storage is the shared ring (sim/core/ring_queue.hpp), sized once by reset(), so
+// pushing and popping never allocate.
 #pragma once
 #include <cstddef>
-#include <vector>
+#include <utility>
 
 #include "sim/core/errors.hpp"
+#include "sim/core/ring_queue.hpp"
 
 namespace zng {
 
@@ -13,32 +16,30 @@ class FifoRing {
 public:
     explicit FifoRing(size_t capacity = 0) { reset(capacity); }
     void reset(size_t capacity) {
-        buf_.assign(capacity, T{});
-        head_ = size_ = 0;
+        ring_ = RingQueue<T>(capacity);
+        capacity_ = capacity;
     }
-    size_t capacity() const { return buf_.size(); }
-    size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    bool full() const { return size_ == buf_.size(); }
+    size_t capacity() const { return capacity_; }
+    size_t size() const { return ring_.size(); }
+    bool empty() const { return ring_.empty(); }
+    bool full() const { return ring_.size() == capacity_; }
 
     void push(const T& v) {
         if (full()) throw SimError("FifoRing: push into a full queue");
-        buf_[(head_ + size_) % buf_.size()] = v;
-        ++size_;
+        ring_.push_back(v);
     }
-    T& front() { return buf_[head_]; }
-    const T& front() const { return buf_[head_]; }
+    T& front() { return ring_.front(); }
+    const T& front() const { return ring_.front(); }
     T pop() {
         if (empty()) throw SimError("FifoRing: pop from an empty queue");
-        T v = buf_[head_];
-        head_ = (head_ + 1) % buf_.size();
-        --size_;
+        T v = std::move(ring_.front());
+        ring_.pop_front();
         return v;
     }
 
 private:
-    std::vector<T> buf_;
-    size_t head_ = 0, size_ = 0;
+    RingQueue<T> ring_;
+    size_t capacity_ = 0;
 };
 
 }  // namespace zng

@@ -1,6 +1,7 @@
-// A FIFO on a power-of-two ring buffer. Hardware queues in the model (LD/ST queue,
-// crossbar outputs, cache miss queues) push and pop millions of times; a ring that has
-// reached its working size never allocates again, unlike std::deque's chunk churn.
+// A FIFO on a power-of-two ring buffer, shared by every model's hardware queues (LD/ST
+// queues, crossbar outputs, cache miss queues, flash command and port queues, FTL
+// dispatch queues). They push and pop millions of times; a ring that has reached its
+// working size never allocates again, unlike std::deque's chunk churn.
 // Capacity limits are the owner's business (it checks size() against its configured
 // depth); the ring itself only grows, by doubling, when completely full.
 #pragma once
@@ -9,13 +10,15 @@
 #include <utility>
 #include <vector>
 
-namespace zng::gpu {
+namespace zng {
 
 template <class T>
 class RingQueue {
 public:
-    explicit RingQueue(size_t initial_capacity = 16)
-        : buf_(std::bit_ceil(initial_capacity < 2 ? size_t{2} : initial_capacity)) {}
+    // initial_capacity is rounded up to a power of two; 0 allocates on the first push.
+    explicit RingQueue(size_t initial_capacity = 0) {
+        if (initial_capacity > 0) buf_.resize(std::bit_ceil(initial_capacity));
+    }
 
     bool empty() const { return size_ == 0; }
     size_t size() const { return size_; }
@@ -33,11 +36,17 @@ public:
         head_ = (head_ + 1) & (buf_.size() - 1);
         --size_;
     }
+    // Removes element i, keeping the order of the others (for schedulers that pick
+    // from the middle of a queue).
+    void erase_at(size_t i) {
+        for (size_t k = i; k > 0; --k) (*this)[k] = std::move((*this)[k - 1]);
+        pop_front();
+    }
     void clear() { head_ = size_ = 0; }
 
 private:
     void grow() {
-        std::vector<T> bigger(buf_.size() * 2);
+        std::vector<T> bigger(buf_.empty() ? 8 : buf_.size() * 2);
         for (size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
         buf_.swap(bigger);
         head_ = 0;
@@ -47,4 +56,4 @@ private:
     size_t size_ = 0;
 };
 
-}  // namespace zng::gpu
+}  // namespace zng

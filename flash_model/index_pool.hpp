@@ -1,50 +1,10 @@
-// A FIFO on a growable ring buffer: push/pop allocate nothing once the buffer has grown
-// to the model's working size (std::deque allocates and frees chunks as it moves).
+// Flash-side transactions, packets and messages live in pools addressed by index.
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace zng::flash {
-
-template <class T>
-class RingQueue {
-public:
-    bool empty() const { return size_ == 0; }
-    size_t size() const { return size_; }
-    T& front() { return buf_[head_]; }
-    const T& front() const { return buf_[head_]; }
-    T& operator[](size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
-    const T& operator[](size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
-
-    void push_back(T v) {
-        if (size_ == buf_.size()) grow();
-        buf_[(head_ + size_) & (buf_.size() - 1)] = std::move(v);
-        ++size_;
-    }
-    void pop_front() {
-        head_ = (head_ + 1) & (buf_.size() - 1);
-        --size_;
-    }
-    // Removes element i, keeping the order of the others (for schedulers that pick
-    // from the middle of a queue).
-    void erase_at(size_t i) {
-        for (size_t k = i; k > 0; --k) (*this)[k] = std::move((*this)[k - 1]);
-        pop_front();
-    }
-
-private:
-    void grow() {
-        std::vector<T> n(buf_.empty() ? 8 : buf_.size() * 2);  // power of two: index by mask
-        for (size_t i = 0; i < size_; ++i) n[i] = std::move((*this)[i]);
-        buf_ = std::move(n);
-        head_ = 0;
-    }
-    std::vector<T> buf_;
-    size_t head_ = 0;
-    size_t size_ = 0;
-};
 
 // Objects addressed by a 32-bit index and recycled through a free list, so that
 // transactions and packets in flight cost no heap allocation in steady state.
