@@ -61,6 +61,10 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.bytes_sensed = &st.counter("bytes_sensed", "bytes sensed from the array", "B");
     c.bytes_programmed = &st.counter("bytes_programmed", "bytes programmed into the array", "B");
     c.merges_requested = &st.counter("merges_requested", "full log blocks handed to the FTL for merging");
+    c.evictions_held_for_merge = &st.counter("evictions_held_for_merge",
+                                             "dirty pages whose program waited for their log group's merge to end");
+    c.forwarded_requests = &st.counter("forwarded_requests",
+                                       "demand requests to a block a merge retired, sent to the block's new home");
     c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
     c.demand_senses = &st.counter("demand_senses", "senses for demand reads and write misses");
     c.read_reaccesses = &st.counter("read_reaccesses", "demand senses of a data page sensed before (Fig. 12)");
@@ -126,7 +130,12 @@ bool FlashBackbone::accept(MemRequest* r) {
     if (r->size == 0 || g.page_offset(r->paddr) + r->size > g.page_size())
         throw SimError(fmt::format("flash request {:#x} of {} bytes is empty or crosses a {}-byte page", r->paddr,
                                    r->size, g.page_size()));
-    return controllers_[a.channel]->accept(r, a);
+    // The request keeps its physical address (the L2 matches the response by it); only
+    // the flash-side transaction follows the data to the block a merge moved it to.
+    const bool forwarded = shared_.log_map && shared_.log_map->forward(a);
+    if (!controllers_[a.channel]->accept(r, a)) return false;
+    if (forwarded) ++*shared_.c.forwarded_requests;
+    return true;
 }
 
 void FlashBackbone::set_room_callback(std::function<void()> f) {

@@ -179,6 +179,10 @@ void FlashPackage::migrate_through_controller(uint32_t id) {
 void FlashPackage::program_log(uint32_t id) {
     FlashTxn& e = sh_.txns[id];
     if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
+    if (sh_.log_map->wait_for_merge(e.addr, [this, id] { program_log(id); })) {
+        ++*sh_.c.evictions_held_for_merge;
+        return;
+    }
     uint32_t log = sh_.log_map->log_block_for(e.addr);
     if (log == LogBlockMap::kRetiredBlock) {
         finish_evict(id);  // a late write-back to a retired data block: nothing to keep

@@ -65,6 +65,8 @@ struct FlashCounters {
     Counter* bytes_sensed = nullptr;
     Counter* bytes_programmed = nullptr;
     Counter* merges_requested = nullptr;
+    Counter* evictions_held_for_merge = nullptr;
+    Counter* forwarded_requests = nullptr;
     Counter* reads_of_erased_pages = nullptr;
     Counter* demand_senses = nullptr;
     Counter* read_reaccesses = nullptr;

@@ -42,6 +42,24 @@ public:
     // mapping table is cleared by the erase) or log_block_for() must return another block.
     // Writes waiting for this log block stay parked until done().
     virtual void log_block_full(const FlashAddress& log_block, std::function<void()> done) = 0;
+    // Asked before every program of a dirty page of `data_page`'s block. True when the
+    // block's log group is being merged: the merge reads the group's log pages and then
+    // erases its log block on every plane, so a page programmed there now would be lost
+    // (or collide with the erase). The map then calls resume() once the merge has ended;
+    // by then block_moved() has re-addressed the waiting page to the block's new home.
+    // A demand request names `page` in a data block a merge has retired (an L2 line or a
+    // request in flight still carries the old physical address, as the flush before a
+    // merge does not wait for its write-backs): true, with `page` rewritten to the same
+    // page of the block that now holds the data. False for every other page.
+    virtual bool forward(FlashAddress& page) {
+        (void)page;
+        return false;
+    }
+    virtual bool wait_for_merge(const FlashAddress& data_page, std::function<void()> resume) {
+        (void)data_page;
+        (void)resume;
+        return false;
+    }
     // The back end that adopted this map: merges are issued to it as FlashOps, so that
     // they are timed by the same model as demand traffic. Called once, before any write;
     // an implementation rejects an executor whose geometry is not its own (SimError).

@@ -78,6 +78,11 @@ void GcHelperThread::request_merge(uint32_t group, std::function<void()> done) {
     start_next();
 }
 
+void GcHelperThread::after_merge(uint32_t group, std::function<void()> done) {
+    if (!merging(group)) throw SimError("ZnG GC: a write waits for a merge of a group that is not merging");
+    completions_.push_back({group, std::move(done)});
+}
+
 void GcHelperThread::hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTranslator::FaultDone done) {
     ++held_;
     parked_.push_back({app, vpn, group, std::move(done)});
@@ -187,6 +192,7 @@ void GcHelperThread::finish() {
         nb.held_data = true;
         ++tables_.block(g.unit, m.old_block).erases;
         tables_.release_block(g.unit, m.old_block);
+        tables_.block(g.unit, m.old_block).moved_to = m.lbn;
     }
     if (g.plbn != UINT32_MAX) {
         ++tables_.block(g.unit, g.plbn).erases;

@@ -10,8 +10,9 @@
 // held: the TLB entries are shot down when the merge is requested and translate() fails
 // until the merge ends; other applications (and the owner's other blocks) go on. The
 // owner's dirty L2 lines are flushed first through a hook the platform connects to the
-// L2 (fire-and-forget: write-backs that target the full log block are parked by the
-// flash model until the merge completes, so waiting for them would deadlock).
+// L2 (fire-and-forget: the flash model holds every program of the group's pages until
+// the merge ends, then re-addressed to the new data blocks, so waiting for the write-backs
+// would deadlock).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,9 @@ public:
     // group already queued or merging only add their done().
     void request_merge(uint32_t group, std::function<void()> done);
     bool merging(uint32_t group) const { return tables_.lbmt.group(group).merging; }
+    // Calls done() when the merge of `group` (queued or running) has ended, after the
+    // group's blocks have been moved and before held translations are released.
+    void after_merge(uint32_t group, std::function<void()> done);
     // Parks a translation of a held block until its group's merge ends.
     void hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTranslator::FaultDone done);
     // Called when a merge ends with each parked translation (the translator re-translates).

@@ -74,6 +74,7 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
         {},
         {"translations: DBMT translations", "first_touches: data blocks allocated",
          "late_writebacks: evicted pages of data blocks a merge retired (dropped)",
+         "writebacks_held: dirty pages held until their group's merge ended",
          "dbmt.bytes / dbmt.bytes_per_tb / lbmt.bytes: table sizes in hardware",
          "gc.*: merges, pages moved, erases, merge time, time blocked per app, P/E distribution"}};
     return s;
@@ -92,7 +93,10 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
       log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")),
       late_writebacks_(stats_.counter("late_writebacks",
                                       "evicted pages of data blocks a merge had retired (dropped; L2 lines cached "
-                                      "under the old address)")) {
+                                      "under the old address)")),
+      writebacks_held_(stats_.counter("writebacks_held",
+                                      "dirty pages whose program waited for their log group's merge (the flush "
+                                      "before a merge and evictions during it)")) {
     gc_.set_shootdown(&shootdown_);
     gc_.set_release([this](uint16_t app, uint64_t vpn, FaultDone& done) {
         uint64_t ppn = 0;
@@ -196,6 +200,27 @@ uint32_t ZngDbmtTranslator::log_block_for(const flash::FlashAddress& data_page) 
         ++log_blocks_opened_;
     }
     return g.plbn;
+}
+
+bool ZngDbmtTranslator::forward(flash::FlashAddress& page) {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(page);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(page), page.block);
+    if (pb.role != PhysicalBlock::Free || pb.moved_to == UINT32_MAX) return false;
+    page.block = tables_.dbmt.at(pb.moved_to).pdbn;
+    return true;
+}
+
+bool ZngDbmtTranslator::wait_for_merge(const flash::FlashAddress& data_page, std::function<void()> resume) {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(data_page);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
+    if (pb.role != PhysicalBlock::Data) return false;  // retired blocks are answered by log_block_for()
+    const uint32_t group = tables_.dbmt.at(pb.owner).group;
+    if (!gc_.merging(group)) return false;
+    ++writebacks_held_;
+    gc_.after_merge(group, std::move(resume));
+    return true;
 }
 
 void ZngDbmtTranslator::log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) {

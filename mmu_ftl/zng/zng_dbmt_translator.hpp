@@ -29,6 +29,8 @@ public:
 
     uint32_t log_block_for(const flash::FlashAddress& data_page) override;
     void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;
+    bool forward(flash::FlashAddress& page) override;
+    bool wait_for_merge(const flash::FlashAddress& data_page, std::function<void()> resume) override;
 
     // The flash back end that adopted this FTL as its log-block map times the merges.
     void attach(flash::FlashOpExecutor& exec) override;
@@ -55,6 +57,7 @@ private:
     Counter& first_touches_;
     Counter& log_blocks_opened_;
     Counter& late_writebacks_;
+    Counter& writebacks_held_;
 };
 
 }  // namespace zng

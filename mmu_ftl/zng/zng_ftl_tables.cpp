@@ -12,6 +12,7 @@ ZngFtlTables::ZngFtlTables(const DataBlockLayout& l, uint32_t user_blocks, uint3
 
 uint32_t ZngFtlTables::take_erased_block(uint32_t unit) {
     FreeBlockPool::Taken t = pool->take(unit);
+    block(unit, t.block).moved_to = UINT32_MAX;  // reused: old addresses no longer lead anywhere
     if (t.fresh && flash)
         for (uint32_t p = 0; p < layout.span(); ++p) flash->set_block_erased(layout.block_address(unit, p, t.block));
     return t.block;
@@ -22,7 +23,9 @@ uint32_t ZngFtlTables::take_data_block(uint32_t unit) {
         throw SimError("ZnG FTL: the data of unit " + std::to_string(unit) + " exceeds its " +
                        std::to_string(user_blocks_per_unit) + " user blocks (flash capacity minus over-provisioning)");
     ++data_blocks_in_unit[unit];
-    return pool->take(unit).block;
+    const uint32_t b = pool->take(unit).block;
+    block(unit, b).moved_to = UINT32_MAX;
+    return b;
 }
 
 void ZngFtlTables::release_block(uint32_t unit, uint32_t b) {

@@ -21,6 +21,7 @@ struct PhysicalBlock {
     uint32_t owner = UINT32_MAX;  // LBN of a data block, group of a log block
     uint32_t erases = 0;
     bool held_data = false;  // was a data block at some time (late write-backs may still name it)
+    uint32_t moved_to = UINT32_MAX;  // LBN whose data a merge moved out of this block, until it is reused
 };
 
 struct ZngFtlTables {

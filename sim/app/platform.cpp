@@ -8,6 +8,7 @@
 
 #include "flash_model/write_redirection.hpp"
 #include "gpu_model/gpu.hpp"
+#include "mmu_ftl/zng/cache_flush_client.hpp"
 #include "sim/app/version.hpp"
 #include "sim/config/params.hpp"
 #include "sim/config/registry.hpp"
@@ -125,6 +126,10 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
         specs.push_back(std::move(s));
     }
     gpu_ = std::make_unique<gpu::Gpu>(*sim_, root.find("gpu"), *translator_, std::move(specs));
+    // A translator that merges an application's blocks (ZnG's helper thread) first has
+    // that application's dirty lines written back from the L2.
+    if (auto* c = dynamic_cast<CacheFlushClient*>(translator_.get()))
+        c->set_cache_flush([l2 = &gpu_->l2()](uint16_t app) { l2->flush_app(app); });
 
     BackendContext bctx;
     bctx.ports = gpu_->l2_banks();
