@@ -32,6 +32,7 @@ const ComponentSchema& Gpu::schema() {
         .ports = {"memory_port(b): one request port per L2 bank, bound to the memory back end"},
         .stats = {"instructions, cycles, ipc: whole GPU until the last application finished",
                   "app.<name>.instructions, cycles, ipc, kernels, ctas: per application",
+                  "app.<name>.memory_requests (series only): L1D requests to the L2 per interval",
                   "mem_latency.<stage>, mem_latency.total: latency breakdown of warp memory requests (ns)",
                   "l1d.*, l1_tlb.*: totals over the SMs"}};
     return s;
@@ -128,6 +129,19 @@ Gpu::Gpu(Simulator& sim, const ConfigNode* gpu_section, AddressTranslator& trans
                                                     [this](AppRunner& r) { app_finished(r); }));
     }
     apps_left_ = static_cast<uint32_t>(apps_.size());
+    // Time series (run.stats_interval): each application's requests from its SMs' L1Ds
+    // to the L2 in every interval (paper Fig. 17b).
+    for (auto& a : apps_) {
+        auto last = std::make_shared<uint64_t>(0);
+        const AppRunner* app = a.get();
+        sim.stats().add_series_column(g.sub("app").sub(app->name()).full("memory_requests"), [app, last] {
+            uint64_t n = 0;
+            for (const StreamingMultiprocessor* sm : app->sms()) n += sm->l1d().requests_sent();
+            const uint64_t delta = n - *last;
+            *last = n;
+            return static_cast<double>(delta);
+        });
+    }
 
     // Whole-GPU stats.
     cycles_stat_ = &g.counter("cycles", "GPU cycles until the last application finished", "cycles");

@@ -181,6 +181,7 @@ void L1DataCache::after_lookup(MemRequest*& r) {
 void L1DataCache::send_out(MemRequest* r) {
     outbound_.push_back(r);
     ++in_flight_;
+    ++requests_sent_;
     try_send();
 }
 

@@ -65,6 +65,8 @@ public:
     // Requests of its own (fills, write-backs) and forwarded warp accesses not yet
     // answered, for end-of-run checks.
     uint64_t in_flight() const { return in_flight_; }
+    // Requests sent towards the L2 so far (fills, write-backs, forwarded stores/atomics).
+    uint64_t requests_sent() const { return requests_sent_; }
     const TagArray& tags() const { return tags_; }
     uint32_t mshrs_in_use() const { return mshr_.in_use(); }
     void flush_stats() { mshr_occupancy_.flush(now()); }
@@ -92,6 +94,7 @@ private:
     RingQueue<MemRequest*> outbound_;
     uint32_t outbound_reserved_ = 0;  // outbound slots promised to accesses in lookup
     uint64_t in_flight_ = 0;
+    uint64_t requests_sent_ = 0;
     bool refused_ = false;
 
     Counter& hits_;

@@ -47,6 +47,7 @@ public:
     uint32_t id() const { return id_; }
     RequestPort& port() { return l1_.port(); }
     L1DataCache& l1d() { return l1_; }
+    const L1DataCache& l1d() const { return l1_; }
 
     // CTA dispatch. fits_empty: whether a CTA of `k` could ever be resident here.
     bool fits_empty(const trace::KernelInfo& k, std::string& why) const;
