@@ -31,7 +31,7 @@ fi
 
 start=$(date +%s)
 failed=()
-for spec in experiments/fig*.yaml; do
+for spec in experiments/fig*.yaml experiments/table*.yaml; do
   name=$(basename "$spec" .yaml)
   echo "== sweep $name ($preset preset)"
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \

@@ -53,6 +53,7 @@ SPEC_KEYS = {
     "configs": "platform files (paths relative to the repository or the spec)",
     "workloads": "workload names; co-running apps as 'betw-back' or 'betw,back'",
     "options": "workload options: " + ", ".join(WORKLOAD_OPTIONS),
+    "workload_options": "options of one workload on top of 'options', workload: {option: value}",
     "set": "config overrides key: value or key: [values] (cartesian product)",
     "variants": "named alternatives crossed with the rest, label: {config: (replaces configs), set: {key: value}}",
     "points": "explicit points instead of the product: [{config, workload, label, options, set}]",
@@ -248,6 +249,13 @@ def load_spec(path, preset=None):
     options = check.options(raw.get("options") or {}, "options")
     if preset is not None:
         options["preset"] = preset
+    per_workload = raw.get("workload_options") or {}
+    check.mapping(per_workload, "workload_options")
+    per_workload = {check.name(w, "workload_options"): check.options(o or {}, f"workload_options.{w}")
+                    for w, o in per_workload.items()}
+
+    def options_of(workload, base):
+        return {**base, **per_workload.get(workload, {})}
 
     def make(cfg_key, cfg, workload, label, opts, sets):
         return Point(_config_ref(check, cfg, cfg_key, spec_dir), workload, label,
@@ -270,7 +278,8 @@ def load_spec(path, preset=None):
             for k in ("config", "workload"):
                 if k not in p:
                     check.fail(key, f"missing '{k}'")
-            opts = {**options, **check.options(p.get("options") or {}, f"{key}.options")}
+            opts = {**options_of(p.get("workload"), options),
+                    **check.options(p.get("options") or {}, f"{key}.options")}
             if preset is not None:
                 opts["preset"] = preset
             points.append(make(f"{key}.config", check.name(p["config"], f"{key}.config"),
@@ -296,7 +305,7 @@ def load_spec(path, preset=None):
                     cfg_key = f"variants.{label}.config" if vcfg else f"configs[{ci}]"
                     for combo in itertools.product(*(sets[k] for k in keys)):
                         ov = {**fixed, **dict(zip(keys, combo))}
-                        points.append(make(cfg_key, vcfg or cfg, wl, label, options, ov))
+                        points.append(make(cfg_key, vcfg or cfg, wl, label, options_of(wl, options), ov))
 
     seen = {}
     for i, p in enumerate(points):
