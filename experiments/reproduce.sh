@@ -37,7 +37,7 @@ for spec in experiments/fig*.yaml experiments/table*.yaml; do
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \
       --out "$results/$name" --points "$results/points" || failed+=("$name")
 done
-for script in experiments/fig*.py; do
+for script in experiments/fig*.py experiments/table*.py; do
   $PY "$script" --results-root "$results" || failed+=("$(basename "$script" .py) (plot)")
 done
 $PY experiments/report.py --results-root "$results"

@@ -13,7 +13,7 @@ sys.path.insert(0, t.EXPERIMENTS)
 import sweep  # noqa: E402
 from sweeps.spec import load_spec  # noqa: E402
 
-SPECS = sorted(glob.glob(os.path.join(t.EXPERIMENTS, "fig*.yaml")))
+SPECS = sorted(glob.glob(os.path.join(t.EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(t.EXPERIMENTS, "table*.yaml")))
 
 
 class FigureSpecs(t.TempDirTest):

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exp_test_support as t  # noqa: E402
 
 SYNTH = os.path.join(t.HERE, "synthetic_results.py")
-SCRIPTS = sorted(glob.glob(os.path.join(t.EXPERIMENTS, "fig*.py")))
+SCRIPTS = sorted(glob.glob(os.path.join(t.EXPERIMENTS, "fig*.py")) + glob.glob(os.path.join(t.EXPERIMENTS, "table*.py")))
 
 
 def run(*cmd):
@@ -49,6 +49,12 @@ class Figures(t.TempDirTest):
         # 8 copies: zng sqrt(8) = 2.83x, ideal 8x
         self.assertIn("| betw | 8 | 2.83 | 8 | 0.354 |", self.table(root, "fig15a_corunning"))
         self.assertIn("| change default -> gc-pressure (ours) |  | -0.5 | -0.75 |", self.table(root, "fig17_gc"))
+        # ideal, optane, hybridgpu, hetero, zng-base; then the ZnG steps from fig10's rows
+        platforms = self.table(root, "table_platform_ipc")
+        self.assertIn("| betw | 4 | 0.5 | 0.25 | 0.2 | 0.1 |", platforms)
+        self.assertIn("| geomean | 4 | 0.5 | 0.25 | 0.2 | 0.1 |", platforms)
+        self.assertIn("IPC order ideal > optane > hybridgpu on back: yes", platforms)
+        self.assertIn("| back | 0.1 | 0.3 | 0.9 | 2 |", self.table(root, "table_zng_steps"))
 
         r = run(os.path.join(t.EXPERIMENTS, "report.py"), "--results-root", root)
         self.assertEqual(r.returncode, 0, r.stderr)

@@ -7,6 +7,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exp_test_support as t  # noqa: E402
 
+sys.path.insert(0, t.EXPERIMENTS)
+from sweeps.spec import load_spec  # noqa: E402
+
 CASES = [
     ("workload: [bfs1]\nconfigs: [configs/ideal.yaml]\n", "workload: unknown key"),
     ("configs: [configs/nope.yaml]\nworkloads: [bfs1]\n", "configs[0]: config file 'configs/nope.yaml' not found"),
@@ -21,6 +24,9 @@ CASES = [
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nmetrics: {x: 3}\n", "metrics.x"),
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\napp_metrics: {x: gpu.ipc}\n", "app_metrics.x"),
     ("configs: [configs/ideal.yaml\n", "not valid YAML"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: {bfs1: {max_launch: 2}}\n",
+     "workload_options.bfs1.max_launch"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: [bfs1]\n", "workload_options"),
     # zngsim itself rejects the override: caught before the sweep starts any point
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.no_such_key: 1}\n", "no_such_key"),
 ]
@@ -39,6 +45,17 @@ class SpecErrors(t.TempDirTest):
                 points = os.path.join(out, "points")
                 self.assertFalse(os.path.isdir(points) and [p for p in os.listdir(points) if not p.startswith(".")],
                                  "no point may run for a bad spec")
+
+    def test_workload_options_apply_to_their_workload_only(self):
+        spec = t.write_spec(self.tmp, "configs: [configs/ideal.yaml]\nworkloads: [bfs1, pr, betw-back]\n"
+                                      "options: {preset: paper, seed: 3}\n"
+                                      "workload_options: {pr: {max_launches: 6}, betw-back: {seed: 5}}\n")
+        points = {p.workload: dict(p.options) for p in load_spec(spec).points}
+        self.assertEqual(points["bfs1"], {"preset": "paper", "seed": 3})
+        self.assertEqual(points["pr"], {"preset": "paper", "seed": 3, "max_launches": 6})
+        self.assertEqual(points["betw-back"], {"preset": "paper", "seed": 5})
+        # --preset still overrides every point's preset
+        self.assertTrue(all(dict(p.options)["preset"] == "small" for p in load_spec(spec, "small").points))
 
     def test_bad_options(self):
         spec = t.write_spec(self.tmp, "configs: [configs/ideal.yaml]\nworkloads: [bfs1]\n")

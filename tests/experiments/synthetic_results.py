@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml)
+"""Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml
+and table*.yaml)
 with made-up, known values, so the plot and report scripts can be checked against
 numbers computed by hand. Test data only: never mixed with measured results.
 
@@ -59,7 +60,7 @@ def row(cfg, wl, label, sets, index):
 
 
 def write(out_root, drop):
-    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))):
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             spec = yaml.safe_load(f)
