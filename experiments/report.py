@@ -2,17 +2,20 @@
 """Writes the reproduction report: each headline claim of the ZnG paper beside the
 value zngsim measured and the ratio of the two.
 
-usage: experiments/report.py [--results-root DIR] [--out FILE]
+usage: experiments/report.py [--results-root DIR] [--out FILE] [--reasons FILE]
 
 Reads the results.csv of each figure's sweep under DIR (default experiments/results).
 A claim whose sweep or statistic is missing is listed as such, never estimated. Where
 ours differs from the paper's by more than 25%, the row gets a numbered reason slot
-below the table, to be filled by whoever analyses the run: this script does not
-guess reasons.
+below the table: the sentence --reasons gives for that claim (a YAML map of claim ->
+reason, written by whoever analysed the run), else an empty slot to fill. This script
+does not guess reasons.
 """
 import argparse
 import os
 import sys
+
+import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fig11_flash_bandwidth as fig11  # noqa: E402
@@ -212,7 +215,23 @@ def measure(results_root):
     return out
 
 
-def render(results, results_root, command):
+def load_reasons(path):
+    """{claim: reason sentence} from a YAML map; every key must name a claim."""
+    if not path:
+        return {}
+    with open(path) as f:
+        reasons = yaml.safe_load(f) or {}
+    known = {c[0] for c in CLAIMS}
+    if not isinstance(reasons, dict) or not all(isinstance(v, str) for v in reasons.values()):
+        raise SystemExit(f"report: {path}: expected a map of claim -> reason sentence")
+    unknown = [k for k in reasons if k not in known]
+    if unknown:
+        raise SystemExit(f"report: {path}: {', '.join(repr(k) for k in unknown)} is not a claim of the report")
+    return reasons
+
+
+def render(results, results_root, command, reasons=None):
+    reasons = reasons or {}
     lines = ["# ZnG paper claims beside zngsim", "",
              f"Results: `{results_root}`. Made by: `{command}`.", "",
              "Ratio = ours / paper. Rows marked **differs** are more than 25% away from the paper; each has a "
@@ -228,8 +247,9 @@ def render(results, results_root, command):
             ratio = ours / stated.value if stated.value else None
             if ratio is None or ratio <= 0 or abs(ratio - 1) > TOLERANCE:
                 status = f"**differs** (reason {len(slots) + 1})"
+                why = reasons.get(claim, "_(to be filled in: model difference, input difference, ...)_")
                 slots.append(f"{len(slots) + 1}. {claim} (paper {fmt(stated.value)}, ours {fmt(ours)}): "
-                             "Reason: _(to be filled in: model difference, input difference, ...)_")
+                             f"Reason: {why}")
             else:
                 status = "within 25%"
         lines.append(f"| {i} | {claim} | {fmt(stated.value)} {stated.unit} | {fmt(ours)} | {fmt(ratio)} | "
@@ -247,13 +267,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--results-root", default=os.path.join(EXPERIMENTS, "results"))
     ap.add_argument("--out", help="markdown file (default: <results-root>/report.md)")
+    ap.add_argument("--reasons", help="YAML map claim -> why ours differs, for the claims more than 25%% away")
     a = ap.parse_args(argv)
     out = a.out or os.path.join(a.results_root, "report.md")
     results = measure(a.results_root)
     command = "experiments/report.py " + " ".join(argv if argv is not None else sys.argv[1:])
     repo = os.path.dirname(EXPERIMENTS)
     shown = os.path.relpath(a.results_root, repo)
-    text = render(results, shown if not shown.startswith("..") else os.path.abspath(a.results_root), command.strip())
+    text = render(results, shown if not shown.startswith("..") else os.path.abspath(a.results_root), command.strip(),
+                  load_reasons(a.reasons))
     tmp = out + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)

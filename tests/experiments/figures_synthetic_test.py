@@ -64,6 +64,19 @@ class Figures(t.TempDirTest):
         # optane / hybridgpu = 2 against the paper's 2.86: more than 25% off -> a reason slot
         self.assertRegex(report, r"\| 2 \| Optane \+186% over HybridGPU \| 2.86 x \| 2 \| 0.699 \| .*\*\*differs\*\*")
         self.assertIn("Reason: _(to be filled in", report)
+        # a reason given for a claim is printed in its slot; a reason for no claim is refused
+        reasons = os.path.join(self.tmp, "reasons.yaml")
+        with open(reasons, "w") as f:
+            f.write("Optane +186% over HybridGPU: because the synthetic values say so.\n")
+        r = run(os.path.join(t.EXPERIMENTS, "report.py"), "--results-root", root, "--reasons", reasons)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(root, "report.md")) as f:
+            self.assertIn("Reason: because the synthetic values say so.", f.read())
+        with open(reasons, "w") as f:
+            f.write("Optane is fast: no such claim\n")
+        r = run(os.path.join(t.EXPERIMENTS, "report.py"), "--results-root", root, "--reasons", reasons)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("is not a claim of the report", r.stderr)
         self.assertNotIn("inputs missing", report)
 
     def test_missing_statistic_is_skipped_not_invented(self):
