@@ -303,6 +303,7 @@ L2Bank::Flushed L2Bank::flush_app(uint16_t app) {
                 ++out.dirty;
                 writeback(l);
             }
+            policy_.on_evict(l);  // the line leaves the L2: the policy's prefetch and pin tracking follow
             tags_.invalidate(set, way);
         }
     return out;

@@ -144,5 +144,39 @@ TEST(L2Flush, WritesBackAndInvalidatesOnlyTheOwnersLines) {
     EXPECT_EQ(sim.requests().live(), 0u);
 }
 
+// Lines a flush invalidates leave the L2 as evicted lines do: the policy hears of each
+// (its prefetch and pin tracking would otherwise keep lines that are gone).
+TEST(L2Flush, PolicySeesEveryFlushedLineAsEvicted) {
+    register_gpu_model_components();
+    Simulator sim;
+    ClockDomain clock("gpu", 1'000'000'000);
+    auto node = parse_config_text(
+        "l2: {banks: 1, size: 64KiB, ways: 8, technology: sram, policy: {type: zng, prefetch: fixed-1KB}}", "t");
+    L2Config cfg = L2Config::from(Params(node.find("l2"), L2Config::schema(), "l2"));
+    L2Cache l2(sim, "l2", clock, cfg);
+    FixedLatencyBackend memory(sim, clock, 1, 10, 4);
+    AppDriver d(sim, clock);
+    d.port().bind(l2.bank(0).cpu_port());
+    l2.bank(0).mem_port().bind(memory.port(0));
+    // One read miss: the demand line and the 7 other lines of its 1 KiB window.
+    d.at(0, 0, MemOp::Read, 0x0000, 0x1);
+    sim.run();
+    ASSERT_EQ(d.answered, 1u);
+    ASSERT_EQ(sim.stats().value("l2.policy.prefetch_fills"), 7.0);
+    ASSERT_EQ(l2.bank(0).tags().valid_lines(), 8u);
+    EXPECT_EQ(sim.stats().value("l2.policy.waste_ratio"), 0.0);  // nothing evicted yet
+
+    // By hand: 8 lines leave, 7 of them prefetched and never used -> waste 7 / 8.
+    l2.flush_app(0);
+    sim.run();
+    EXPECT_EQ(l2.bank(0).tags().valid_lines(), 0u);
+    EXPECT_DOUBLE_EQ(sim.stats().value("l2.policy.waste_ratio"), 7.0 / 8.0);
+    // A prefetched line read again after the flush is a new miss, not a use of the prefetch.
+    d.at(1000, 0, MemOp::Read, 0x0080, 0x1);
+    sim.run();
+    EXPECT_EQ(sim.stats().value("l2.policy.prefetch_used"), 0.0);
+    EXPECT_EQ(sim.requests().live(), 0u);
+}
+
 }  // namespace
 }  // namespace zng::gpu::testing
