@@ -36,7 +36,7 @@ def measured_times(roots):
 
 def unique_points(preset):
     points = {}
-    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))):
         for p in load_spec(path, preset).points:
             points[p.id] = p
     return points
