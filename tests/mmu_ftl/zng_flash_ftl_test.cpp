@@ -58,6 +58,12 @@ struct FlashFtlRig {
         return ppn * translator->page_size();
     }
     double stat(const std::string& name) { return sim.stats().value(name); }
+    // n whole-line write-backs alternating between pages 0 and 1 of data block 0: with
+    // one register, each from the second on evicts the other page into the log block.
+    void alternate_writes(PortRequester& req, int n) {
+        const uint64_t p0 = paddr(0, 0), p1 = paddr(0, 1);
+        for (int i = 0; i < n; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    }
 
     Simulator sim;
     ConfigNode root;
@@ -78,12 +84,12 @@ TEST(ZngFlashFtl, BackEndAdoptsTheTranslatorAndAttachesItself) {
 TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);  // pages 0 and 1 of data block 0
+    const uint64_t p0 = rig.paddr(0, 0);  // page 0 of data block 0
     ASSERT_EQ(rig.flash->geometry().decode(p0).block, 0u);
     // Alternating writes to two pages with one register: each write from the second on
     // evicts the other page. Evictions 1..4 fill log block 1 (pages 0..3); eviction 5
     // (page 0, by write 6) finds it full, parks and starts the merge.
-    for (int i = 0; i < 6; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.alternate_writes(req, 6);
     rig.sim.run();
     EXPECT_EQ(req.completed, 6u);
     EXPECT_EQ(rig.backend->in_flight(), 0u);
@@ -111,8 +117,8 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
 TEST(ZngFlashFtl, WritebackToARetiredAddressFollowsTheMovedBlock) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
-    for (int i = 0; i < 6; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    const uint64_t p0 = rig.paddr(0, 0);
+    rig.alternate_writes(req, 6);
     rig.sim.run();
     ASSERT_EQ(rig.ftl->gc().merges(), 1u);  // data block 0 moved to block 2 (see above)
     ASSERT_EQ(rig.stat("memory.programs"), 9.0);
@@ -151,7 +157,7 @@ struct MergeProbe final : Event {
 TEST(ZngFlashFtl, ProgramsOfAMergingGroupWaitUntilTheMergeEnds) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
+    const uint64_t p1 = rig.paddr(0, 1);
     const flash::FlashAddress a1 = rig.flash->geometry().decode(p1);
     // Groups are filled in first-touch order: virtual block 1 joins block 0's group, so
     // virtual block 2 (vpn 8) is the first member of the next group.
@@ -163,7 +169,7 @@ TEST(ZngFlashFtl, ProgramsOfAMergingGroupWaitUntilTheMergeEnds) {
     MergeProbe in_group(rig.sim, *rig.ftl, a1), outside(rig.sim, *rig.ftl, b);
     rig.sim.schedule(in_group, kMillisecond);
     rig.sim.schedule(outside, kMillisecond);
-    for (int i = 0; i < 6; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.alternate_writes(req, 6);
     rig.sim.run();
     ASSERT_EQ(rig.ftl->gc().merges(), 1u);
     EXPECT_TRUE(in_group.held);
@@ -179,12 +185,11 @@ TEST(ZngFlashFtl, ProgramsOfAMergingGroupWaitUntilTheMergeEnds) {
 TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
     // As above, but 8 writes at once: writes 6 and 7 wait in the package for the one
     // register, whose page is parked until the merge ends, and so fill the controller's
     // plane_depth (2) of demand commands. The merge's reads, programs and erases of that
     // plane still go out (their own budget), so every write completes.
-    for (int i = 0; i < 8; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    rig.alternate_writes(req, 8);
     rig.sim.run();
     EXPECT_EQ(req.completed, 8u);
     EXPECT_EQ(rig.backend->in_flight(), 0u);
@@ -197,8 +202,8 @@ TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
 TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0), p1 = rig.paddr(0, 1);
-    for (int i = 0; i < 5; ++i) req.issue(0, i % 2 ? p1 : p0, 128, MemOp::Writeback);
+    const uint64_t p0 = rig.paddr(0, 0);
+    rig.alternate_writes(req, 5);
     rig.sim.run();
     EXPECT_EQ(rig.ftl->gc().merges(), 0u);
     // 4 evictions (log pages 0..3 = p0, p1, p0, p1): the newest copies of pages 0 and 1
