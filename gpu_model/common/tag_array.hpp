@@ -21,6 +21,7 @@ struct TagLine {
     bool prefetched = false;  // filled by a prefetch
     bool accessed = false;    // used by a demand access since the fill
     bool pinned = false;      // holds a redirected dirty page (ZnG write redirection)
+    bool unused_prefetch = false;  // L2 policy mark: prefetched, first demand use not counted yet
     uint16_t app = 0;         // owning application (L2: the last fill or write)
 };
 

@@ -30,12 +30,13 @@ public:
 class L2Policy {
 public:
     virtual ~L2Policy() = default;
-    // A demand lookup (read, write or atomic); `line` is null on a miss.
-    virtual void on_access(const MemRequest& r, const TagLine* line) { (void)r, (void)line; }
+    // A demand lookup (read, write or atomic); `line` is null on a miss. The policy may
+    // keep its own marks in the line (TagLine::unused_prefetch).
+    virtual void on_access(const MemRequest& r, TagLine* line) { (void)r, (void)line; }
     // A demand miss that allocated an MSHR; the policy may prefetch around it.
     virtual void on_miss(const MemRequest& r, L2PrefetchSink& sink) { (void)r, (void)sink; }
     // A line was filled (prefetch = filled by a prefetch).
-    virtual void on_fill(const TagLine& line, bool prefetch) { (void)line, (void)prefetch; }
+    virtual void on_fill(TagLine& line, bool prefetch) { (void)line, (void)prefetch; }
     // A valid line is about to be replaced.
     virtual void on_evict(const TagLine& line) { (void)line; }
     // True: this store skips the L2 and goes straight to memory.

@@ -2,11 +2,6 @@
 // the unit-aligned chunk holding the miss, shifted back when it would cross the page.
 #include <gtest/gtest.h>
 
-#include <random>
-#include <stdexcept>
-#include <set>
-
-#include "gpu_model/l2/prefetch/line_address_set.hpp"
 #include "gpu_model/l2/prefetch/prefetch_window.hpp"
 
 namespace zng::gpu {
@@ -35,32 +30,6 @@ TEST(PrefetchWindow, StaysInsideTheMissedPage) {
     w = prefetch_window(4096 + 128, 64, 128, 4096);
     EXPECT_EQ(w.first_line, 33u);
     EXPECT_EQ(w.lines, 1u);
-}
-
-// Against std::set on a random sequence of inserts and erases (the reference is an
-// independent implementation); a small capacity makes long probe runs and wrap-around.
-TEST(LineAddressSet, MatchesAReferenceSet) {
-    LineAddressSet s(64);
-    std::set<uint64_t> ref;
-    std::mt19937_64 rng(7);
-    for (int i = 0; i < 20000; ++i) {
-        uint64_t key = rng() % 200;
-        if (rng() % 2 && ref.size() < 64) {
-            EXPECT_EQ(s.insert(key), ref.insert(key).second);
-        } else {
-            EXPECT_EQ(s.erase(key), ref.erase(key) == 1);
-        }
-        ASSERT_EQ(s.size(), ref.size());
-    }
-    for (uint64_t k = 0; k < 200; ++k) EXPECT_EQ(s.contains(k), ref.count(k) == 1) << k;
-}
-
-TEST(LineAddressSet, RefusesBeyondCapacity) {
-    LineAddressSet s(2);
-    EXPECT_TRUE(s.insert(1));
-    EXPECT_TRUE(s.insert(2));
-    EXPECT_FALSE(s.insert(2));
-    EXPECT_THROW(s.insert(3), std::length_error);
 }
 
 }  // namespace

@@ -100,7 +100,6 @@ ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2
       line_shift_(static_cast<uint32_t>(std::countr_zero(ctx.line_size))),
       predictor_(cfg.predictor),
       monitor_(cfg.monitor),
-      unused_prefetches_(ctx.size / ctx.line_size),
       pin_limit_(static_cast<uint64_t>(std::floor(cfg.pin_share * static_cast<double>(ctx.size / ctx.line_size)))),
       predictor_checks_(StatGroup(sim.stats(), ctx.stats_prefix).counter("predictor_checks", "read misses tested")),
       predictor_triggers_(StatGroup(sim.stats(), ctx.stats_prefix)
@@ -157,9 +156,14 @@ double ZngL2Policy::accuracy() const {
     return f ? static_cast<double>(prefetch_used_.get()) / static_cast<double>(f) : 0.0;
 }
 
-void ZngL2Policy::on_access(const MemRequest& r, const TagLine* line) {
+void ZngL2Policy::on_access(const MemRequest& r, TagLine* line) {
     if (r.op == MemOp::Read) predictor_.observe(r.pc, r.warp, r.paddr);
-    if (line && line->prefetched && unused_prefetches_.erase(line->tag)) ++prefetch_used_;
+    // A mark in the line rather than a set of line addresses: the hit path then reads
+    // only the line it already holds.
+    if (line && line->prefetched && line->unused_prefetch) {
+        line->unused_prefetch = false;
+        ++prefetch_used_;
+    }
 }
 
 void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
@@ -177,14 +181,14 @@ void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
     }
 }
 
-void ZngL2Policy::on_fill(const TagLine& line, bool prefetch) {
+void ZngL2Policy::on_fill(TagLine& line, bool prefetch) {
     if (!prefetch) return;
     ++prefetch_fills_;
-    unused_prefetches_.insert(line.tag);
+    line.unused_prefetch = true;
 }
 
 void ZngL2Policy::on_evict(const TagLine& line) {
-    if (line.prefetched && unused_prefetches_.erase(line.tag) && line.accessed) ++prefetch_used_;
+    if (line.prefetched && line.unused_prefetch && line.accessed) ++prefetch_used_;
     if (cfg_.mode == PrefetchMode::Dynamic) {
         switch (monitor_.on_evict(line.prefetched, line.accessed)) {
             case PrefetchAccessMonitor::Change::Halved: ++unit_halvings_; break;

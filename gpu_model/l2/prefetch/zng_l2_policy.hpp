@@ -24,7 +24,6 @@
 
 #include "flash_model/write_redirection.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
-#include "gpu_model/l2/prefetch/line_address_set.hpp"
 #include "gpu_model/l2/prefetch/pc_page_predictor.hpp"
 #include "gpu_model/l2/prefetch/prefetch_access_monitor.hpp"
 
@@ -49,9 +48,9 @@ public:
 
     ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2PolicyConfig& cfg);
 
-    void on_access(const MemRequest& r, const TagLine* line) override;
+    void on_access(const MemRequest& r, TagLine* line) override;
     void on_miss(const MemRequest& r, L2PrefetchSink& sink) override;
-    void on_fill(const TagLine& line, bool prefetch) override;
+    void on_fill(TagLine& line, bool prefetch) override;
     void on_evict(const TagLine& line) override;
     bool bypass_write(const MemRequest& r) override;
     // Redirection: a store kept in the L2 pins its line while its page's flash registers
@@ -76,7 +75,6 @@ private:
     uint32_t line_shift_;
     PcPagePredictor predictor_;
     PrefetchAccessMonitor monitor_;
-    LineAddressSet unused_prefetches_;  // filled by a prefetch, not yet used
     const WriteRedirectionSource* source_ = nullptr;
     uint64_t pinned_ = 0;
     uint64_t pin_limit_;
