@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/fixed_hash_map.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/register_replacement.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "flash_model/fixed_hash_map.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 #include "sim/config/params.hpp"
 
 namespace zng::flash {

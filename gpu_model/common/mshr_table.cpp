@@ -1,29 +1,28 @@
 #include "gpu_model/common/mshr_table.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "sim/core/errors.hpp"
 
 namespace zng::gpu {
 
-MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge) {
+MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge), index_(entries) {
     if (entries == 0 || max_merge == 0)
         throw SimError("MSHR table needs at least one entry and one waiter slot (got " + std::to_string(entries) +
                        " x " + std::to_string(max_merge) + ")");
     entries_.resize(entries);
     slots_.resize(static_cast<size_t>(entries) * max_merge, nullptr);
-    active_.reserve(entries);
     free_.reserve(entries);
     for (uint32_t i = entries; i-- > 0;) free_.push_back(i);  // hand out entry 0 first
 }
 
 int MshrTable::allocate(uint64_t key, uint32_t flags) {
     if (free_.empty()) throw SimError("MSHR allocation with no free entry");
+    if (index_.contains(key)) throw SimError("MSHR allocation for a line that already has an entry");
     uint32_t i = free_.back();
     free_.pop_back();
     entries_[i] = Entry{key, 0, flags, true};
-    active_.push_back(i);
+    index_.put(key, i);
     ++in_use_;
     return static_cast<int>(i);
 }
@@ -39,9 +38,7 @@ void MshrTable::release(int e) {
     if (!en.valid) throw SimError("MSHR release of a free entry");
     en.valid = false;
     en.waiters = 0;
-    auto it = std::find(active_.begin(), active_.end(), static_cast<uint32_t>(e));
-    *it = active_.back();
-    active_.pop_back();
+    index_.erase(en.key);
     free_.push_back(static_cast<uint32_t>(e));
     --in_use_;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/fixed_hash_map.hpp"
 #include "sim/mem/mem_request.hpp"
 
 namespace zng::gpu {
@@ -21,11 +22,11 @@ public:
     uint32_t in_use() const { return in_use_; }
     bool full() const { return in_use_ == entries_.size(); }
 
-    // Entry tracking `key`, or kNone.
+    // Entry tracking `key`, or kNone. Every L1 and L2 access asks, so it is a hash
+    // lookup rather than a scan of the valid entries.
     int find(uint64_t key) const {
-        for (uint32_t i : active_)
-            if (entries_[i].key == key) return static_cast<int>(i);
-        return kNone;
+        const uint32_t* e = index_.get(key);
+        return e ? static_cast<int>(*e) : kNone;
     }
     // Takes a free entry for `key` (caller checked !full()).
     int allocate(uint64_t key, uint32_t flags = 0);
@@ -50,7 +51,7 @@ private:
     uint32_t in_use_ = 0;
     std::vector<Entry> entries_;
     std::vector<MemRequest*> slots_;   // entries x max_merge
-    std::vector<uint32_t> active_;     // indices of valid entries (search list)
+    FixedHashMap<uint32_t> index_;     // key -> entry, valid entries only
     std::vector<uint32_t> free_;
 };
 

@@ -1,7 +1,7 @@
 // A hash map from 64-bit keys to small values with a capacity fixed at construction:
 // open addressing, linear probing, backward-shift deletion (no tombstones), so inserts,
 // lookups and erases never allocate. Hot-path lookups of the simulator use it (flash
-// registers by page, recently evicted pages, the L2's outstanding prefetched lines).
+// registers by page, recently evicted pages, MSHR entries by line).
 // Header-only: generic, and used by more than one library.
 #pragma once
 #include <algorithm>

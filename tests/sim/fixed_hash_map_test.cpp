@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "flash_model/fixed_hash_map.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 
 namespace zng {
 namespace {
