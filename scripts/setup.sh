@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config git
   libyaml-cpp-dev libfmt-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev
+  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libdivide-dev
   python3 python3-matplotlib python3-yaml
 )
 missing=()

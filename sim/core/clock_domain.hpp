@@ -5,6 +5,8 @@
 #pragma once
 #include <string>
 
+#include <libdivide.h>
+
 #include "sim/core/tick.hpp"
 
 namespace zng {
@@ -19,14 +21,28 @@ public:
     // Mean period in ps (rounded): for display only, never for arithmetic.
     double period_ps() const { return 1e12 / static_cast<double>(freq_hz_); }
 
-    // Tick at which cycle n starts (edge n).
+    // Tick at which cycle n starts (edge n): floor(n * 1e12 / f), computed on the
+    // reduced fraction ps_per_/cycles_per_ (e.g. 2500/3 at 1.2 GHz). Every event
+    // schedule converts, so the common case stays in 64 bits and divides by
+    // multiplication (libdivide: a hardware divide costs tens of cycles); the 128-bit
+    // formula is kept for products that would overflow.
     Tick cycle_to_tick(Cycle n) const {
-        return static_cast<Tick>((static_cast<unsigned __int128>(n) * kSecond) / freq_hz_);
+        if (n <= max_cycle_fast_) return n * ps_per_ / by_cycles_per_;
+        return exact_cycle_to_tick(n);
     }
     // The cycle in progress at tick t: the largest n with cycle_to_tick(n) <= t.
     // (floor(t * f / 1e12) would be off by one exactly on rounded-down edges.)
+    // floor(((t+1) f - 1) / 1e12) equals floor(((t+1) q - 1) / p) for the reduced p/q.
     Cycle tick_to_cycle(Tick t) const {
-        return static_cast<Cycle>((static_cast<unsigned __int128>(t + 1) * freq_hz_ - 1) / kSecond);
+        if (t <= max_tick_fast_) return ((t + 1) * cycles_per_ - 1) / by_ps_per_;
+        return exact_tick_to_cycle(t);
+    }
+    // The reference formulas in 128-bit arithmetic (tests compare the two).
+    Tick exact_cycle_to_tick(Cycle n) const {
+        return static_cast<Tick>((static_cast<unsigned __int128>(n) * kSecond) / freq_hz_);
+    }
+    Cycle exact_tick_to_cycle(Tick t) const {
+        return static_cast<Cycle>(((static_cast<unsigned __int128>(t) + 1) * freq_hz_ - 1) / kSecond);
     }
     // The first edge at or after t.
     Tick next_edge(Tick t) const {
@@ -43,8 +59,17 @@ public:
     Tick cycles(Cycle n) const { return cycle_to_tick(n); }
 
 private:
+    void reduce();
+
     std::string name_ = "unnamed";
     uint64_t freq_hz_ = 1'000'000'000;
+    // 1e12 / f as a reduced fraction, and the largest arguments the 64-bit paths take.
+    uint64_t ps_per_ = 1000;
+    uint64_t cycles_per_ = 1;
+    uint64_t max_cycle_fast_ = ~0ull / 1000;
+    uint64_t max_tick_fast_ = ~0ull;
+    libdivide::divider<uint64_t> by_ps_per_{1000};
+    libdivide::divider<uint64_t> by_cycles_per_{1};
 };
 
 }  // namespace zng

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "sim/core/errors.hpp"
 
 namespace zng {
@@ -52,6 +55,37 @@ TEST(ClockDomain, CrossDomainConversion1200MHzVs800MTs) {
     // sees it at the next GPU edge, 1666 ps.
     EXPECT_EQ(gpu.tick_to_cycle(onfi.cycle_to_tick(1)), 1u);
     EXPECT_EQ(gpu.next_edge(onfi.cycle_to_tick(1)), 1666u);
+}
+
+// The 64-bit fast paths against the 128-bit reference formulas, on the frequencies of
+// the shipped configs, odd ones (prime, 1 Hz, 1 THz), random arguments, and arguments
+// on both sides of where the fast path hands over to the exact one.
+TEST(ClockDomain, FastConversionsMatchTheExactFormulas) {
+    const uint64_t freqs[] = {1,           7,           1'000'000'000, 1'200'000'000, 800'000'000,
+                              1'400'000'000, 333'333'333, 999'999'937,  kSecond,       2'133'000'000};
+    std::mt19937_64 rng(11);
+    for (uint64_t f : freqs) {
+        ClockDomain c("f", f);
+        std::vector<uint64_t> args = {0, 1, 2, 832, 833, 1000, kSecond, kSecond + 1};
+        for (int i = 0; i < 2000; ++i) args.push_back(rng() >> (rng() % 64));
+        for (uint64_t shift : {40u, 50u, 60u, 63u}) args.push_back((1ull << shift) - 1);
+        for (uint64_t a : args) {
+            // cycle_to_tick is only meaningful while the tick fits in 64 bits.
+            if (a <= (~0ull / kSecond) * f) {
+                ASSERT_EQ(c.cycle_to_tick(a), c.exact_cycle_to_tick(a)) << "f=" << f << " n=" << a;
+            }
+            ASSERT_EQ(c.tick_to_cycle(a), c.exact_tick_to_cycle(a)) << "f=" << f << " t=" << a;
+        }
+    }
+    // Around the hand-over at 1.2 GHz (2500/3): n * 2500 overflows above 2^64/2500.
+    ClockDomain gpu("gpu", 1'200'000'000);
+    const uint64_t edge = ~0ull / 2500;
+    for (uint64_t n = edge - 3; n <= edge + 3; ++n) EXPECT_EQ(gpu.cycle_to_tick(n), gpu.exact_cycle_to_tick(n)) << n;
+    const uint64_t tedge = ~0ull / 3 - 1;
+    for (uint64_t t = tedge - 3; t <= tedge + 3; ++t) EXPECT_EQ(gpu.tick_to_cycle(t), gpu.exact_tick_to_cycle(t)) << t;
+    // And by hand: cycle 3 of 1.2 GHz starts at 2500 ps; tick 2499 is still cycle 2.
+    EXPECT_EQ(gpu.cycle_to_tick(3), 2500u);
+    EXPECT_EQ(gpu.tick_to_cycle(2499), 2u);
 }
 
 TEST(ClockDomain, RejectsZeroFrequency) { EXPECT_THROW(ClockDomain("x", 0), ConfigError); }
