@@ -48,10 +48,16 @@ def figure_main(name, spec_name, draw, argv=None):
 
 
 def save(fig, out_dir, name):
+    # Same results, same files: no creation date in the SVG, and its element ids salted
+    # with the figure's name instead of a random salt, so a rerun changes no byte.
+    matplotlib.rcParams["svg.hashsalt"] = name
     paths = []
     for ext in ("png", "svg"):
         p = os.path.join(out_dir, f"{name}.{ext}")
-        fig.savefig(p, dpi=150 if ext == "png" else None, bbox_inches="tight")
+        if ext == "svg":
+            fig.savefig(p, bbox_inches="tight", metadata={"Date": None})
+        else:
+            fig.savefig(p, dpi=150, bbox_inches="tight")
         paths.append(p)
     plt.close(fig)
     return paths
