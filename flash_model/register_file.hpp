@@ -15,9 +15,9 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/fixed_hash_map.hpp"
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/register_replacement.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 
 namespace zng::flash {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/fixed_hash_map.hpp"
 #include "sim/config/params.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 
 namespace zng::flash {
 
