@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "sim/app/cli_common.hpp"
+#include "sim/app/data_set_regime.hpp"
 #include "sim/app/platform.hpp"
 #include "sim/app/trace_inputs.hpp"
 #include "traces/workloads/workload_registry.hpp"
@@ -69,11 +70,13 @@ int cmd_run(int argc, char** argv) {
     ConfigNode root = load_platform_config(vm["config"].as<std::string>(), sets);
 
     std::vector<AppInput> apps;
+    std::vector<DataSetInput> reopen;  // the same traces, for the data-set footprint pass
     if (vm.count("workload")) {
         workloads::WorkloadOptions opt = workload_options_from(vm);
         for (const auto& name : split_workloads(vm["workload"].as<std::string>())) {
             std::string path = workloads::cached_workload_trace(name, opt, trace_cache_dir());
             apps.push_back({name, trace::open_trace(path)});
+            reopen.push_back({name, [path] { return trace::open_trace(path); }});
         }
     } else {
         std::string fmt_name = vm["trace-format"].as<std::string>();
@@ -81,9 +84,11 @@ int cmd_run(int argc, char** argv) {
             auto src = open_trace_input(path, fmt_name);
             std::string name = src->header().workload.empty() ? fs::path(path).filename().string() : src->header().workload;
             apps.push_back({name, std::move(src)});
+            reopen.push_back({name, [path, fmt_name] { return open_trace_input(path, fmt_name); }});
         }
     }
 
+    apply_data_set_regime(root, reopen);
     bool quiet = vm.count("quiet") != 0;
     Platform platform(root, std::move(apps));
     RunReport rep = platform.run(!quiet && ::isatty(STDOUT_FILENO));

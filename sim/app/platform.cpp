@@ -52,6 +52,11 @@ const ComponentSchema& run_schema() {
             {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
             {"stats_interval", ParamType::Time, "0",
              "sample time-series statistics (per-app requests, ...) every interval into series.csv (0 = off)"},
+            {"data_set_ratio", ParamType::Real, "0",
+             "size the capacities of data_set_capacities to this fraction of the applications' data set "
+             "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
+            {"data_set_capacities", ParamType::Section, "",
+             "capacities that hold part of the data set, as key path -> share of data_set_ratio x data set"},
         };
         SchemaCatalog::global().add(&r);
         return r;
