@@ -2,8 +2,10 @@
 # Reproduces section V of the ZnG paper: runs every figure's sweep (experiments/fig*.yaml)
 # on one shared point pool, plots each figure and writes the claims report.
 #
-# usage: experiments/reproduce.sh [--preset paper|small] [-j N] [--results DIR]
+# usage: experiments/reproduce.sh [--preset paper|small] [-j N] [--results DIR] [--rerun-stale]
 #   default: --preset paper, -j all cores, --results experiments/results-<preset>
+#   --rerun-stale: run again the points of the pool made by another zngsim or config
+#   (without it the sweeps refuse to reuse them; experiments/README.md, "Sweeps")
 #
 # Time on this 2-core machine: see experiments/README.md ("Run time"); estimate it for
 # your own measurements with experiments/estimate_runtime.py.
@@ -13,12 +15,14 @@ PY=/usr/bin/python3
 preset=paper
 jobs=$(nproc)
 results=""
+stale=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --preset) preset="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
-    *) echo "reproduce.sh: unknown option '$1' (known: --preset, -j, --results)" >&2; exit 2 ;;
+    --rerun-stale) stale=(--rerun-stale); shift ;;
+    *) echo "reproduce.sh: unknown option '$1' (known: --preset, -j, --results, --rerun-stale)" >&2; exit 2 ;;
   esac
 done
 case "$preset" in paper|small) ;; *) echo "reproduce.sh: --preset '$preset': expected paper or small" >&2; exit 2 ;; esac
@@ -35,7 +39,7 @@ for spec in experiments/fig*.yaml experiments/table*.yaml; do
   name=$(basename "$spec" .yaml)
   echo "== sweep $name ($preset preset)"
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \
-      --out "$results/$name" --points "$results/points" || failed+=("$name")
+      --out "$results/$name" --points "$results/points" "${stale[@]}" || failed+=("$name")
 done
 for script in experiments/fig*.py experiments/table*.py; do
   $PY "$script" --results-root "$results" || failed+=("$(basename "$script" .py) (plot)")

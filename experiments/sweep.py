@@ -2,12 +2,15 @@
 """Runs a zngsim sweep: every point of a spec as its own `zngsim run`, in parallel.
 
 usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--preset small|paper]
-                            [--zngsim PATH] [--dry-run] [--no-validate]
+                            [--zngsim PATH] [--dry-run] [--no-validate] [--rerun-stale]
 
 Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json; or
 to a pool shared by several sweeps with --points) and DIR/results.csv (one row per finished point; rewritten after each one). A finished
 point is skipped on a re-run, so an interrupted sweep loses only the points that were
-in flight. A failing point does not stop the others; failures are listed at the end
+in flight, but only while it is what the same zngsim binary, resolved config and input
+files would make now (sweeps/provenance.py): a finished point made otherwise is stale,
+and the sweep refuses to run (naming the points and what differs) unless --rerun-stale
+asks to run them again. A failing point does not stop the others; failures are listed at the end
 with their logs. Exit status: 0 every point finished, 1 some failed, 2 bad spec or
 option, 130 interrupted.
 """
@@ -21,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweeps.executors import Job, LocalExecutor  # noqa: E402
+from sweeps.provenance import Provenance, differences  # noqa: E402
 from sweeps.spec import ROOT, SpecError, load_spec  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
@@ -84,20 +88,50 @@ def lock_points(points_dir):
     return f
 
 
-def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None):
+def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None, rerun_stale=False):
     store = Store(out, points_dir)
     lock = lock_points(store.points_dir)
     try:
-        return _run_locked(spec, store, zngsim, executor, validate, dry_run)
+        return _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale)
     finally:
         lock.close()
 
 
-def _run_locked(spec, store, zngsim, executor, validate, dry_run):
+def check_stale(spec, store, provenance, rerun_stale):
+    """Finished points made by another binary, config or input are never reused
+    silently: refused with the list, or discarded with --rerun-stale."""
+    stale = []
+    for p in spec.points:
+        if store.is_done(p):
+            what = differences(store.stored_provenance(p), provenance[p.id])
+            if what:
+                stale.append((p, what))
+    if stale and not rerun_stale:
+        listed = "\n".join(f"  {p.id}: {', '.join(what)} differs" for p, what in stale[:10])
+        more = f"\n  ... and {len(stale) - 10} more" if len(stale) > 10 else ""
+        raise SpecError(f"{store.points_dir}: {len(stale)} finished point(s) were made from another zngsim "
+                        f"binary, config or input than this sweep would use:\n{listed}{more}\n"
+                        "run them again with --rerun-stale, or give a fresh --points directory")
+    for p, what in stale:
+        store.discard(p)
+    if stale:
+        print(f"re-running {len(stale)} stale point(s) ({', '.join(sorted({w for _, ws in stale for w in ws}))} "
+              "differs)", flush=True)
+
+
+def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=False):
     table = ResultsTable(store, spec)
     left_over = store.remove_leftovers()
     if left_over:
         print(f"removed {len(left_over)} unfinished point(s) of an interrupted sweep", flush=True)
+    provenance = {p.id: {} for p in spec.points}
+    if not (dry_run and not os.access(zngsim, os.X_OK)):  # a dry run may list commands without a binary
+        try:
+            prov = Provenance(zngsim)
+            provenance = {p.id: prov.of(p) for p in spec.points}
+        except (OSError, RuntimeError) as e:
+            raise SpecError(f"{spec.path}: cannot establish what the points are made from: {e}")
+        check_stale(spec, store, provenance, rerun_stale)
     todo = [p for p in spec.points if not store.is_done(p)]
     for p in spec.points:
         if store.is_done(p):
@@ -119,7 +153,7 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run):
                 p = queue.pop(0)
                 d = store.running_dir(p)
                 cmd = p.command(zngsim, d)
-                store.prepare(p, cmd)
+                store.prepare(p, cmd, provenance[p.id])
                 executor.submit(Job(p, cmd, d, os.path.join(d, "log.txt")))
                 started[p.id] = time.monotonic()
             for job, rc in executor.wait():
@@ -165,6 +199,8 @@ def main(argv=None):
     ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
     ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
+    ap.add_argument("--rerun-stale", action="store_true",
+                    help="run again the finished points made from another zngsim binary, config or input")
     a = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
@@ -175,7 +211,8 @@ def main(argv=None):
             raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
         out = a.out or os.path.join(ROOT, "experiments", "results", spec.name)
         return run_sweep(spec, out, os.path.abspath(a.zngsim), LocalExecutor(a.jobs),
-                         validate=not a.no_validate, dry_run=a.dry_run, points_dir=a.points)
+                         validate=not a.no_validate, dry_run=a.dry_run, points_dir=a.points,
+                         rerun_stale=a.rerun_stale)
     except SpecError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2

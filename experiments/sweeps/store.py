@@ -51,16 +51,30 @@ class Store:
                 removed.append(name[: -len(RUNNING)])
         return removed
 
-    def prepare(self, point, command):
-        """A fresh `.running` directory holding point.json (definition and command)."""
+    def prepare(self, point, command, provenance=None):
+        """A fresh `.running` directory holding point.json (definition, command and
+        provenance: what the result is made from, sweeps/provenance.py)."""
         d = self.running_dir(point)
         if os.path.exists(d):
             shutil.rmtree(d)
         os.makedirs(d)
         with open(os.path.join(d, "point.json"), "w") as f:
-            json.dump({"id": point.id, **point.definition(), "label": point.label, "command": command}, f, indent=1)
+            json.dump({"id": point.id, **point.definition(), "label": point.label, "command": command,
+                       "provenance": provenance or {}}, f, indent=1)
             f.write("\n")
         return d
+
+    def stored_provenance(self, point):
+        """The provenance a finished point recorded ({} when none or unreadable)."""
+        try:
+            with open(os.path.join(self.final_dir(point), "point.json")) as f:
+                return json.load(f).get("provenance") or {}
+        except (OSError, ValueError, AttributeError):
+            return {}
+
+    def discard(self, point):
+        """Removes a finished point, so that it is run again."""
+        shutil.rmtree(self.final_dir(point))
 
     def finish(self, point, returncode):
         """Publishes a successful attempt or keeps a failed one as `.failed`; returns
