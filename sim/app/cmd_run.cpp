@@ -43,6 +43,26 @@ std::vector<std::string> split_commas(const std::string& s) {
     return out;
 }
 
+// The output directory is checked before anything is simulated (a run of minutes must
+// not end in "cannot write"), and the files of an earlier run there are removed, so a
+// series.csv or stats.json never sits beside results it does not belong to.
+void prepare_output(const fs::path& out) {
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out))
+        throw UsageError("--out " + out.string() + ": cannot create the directory" + (ec ? ": " + ec.message() : ""));
+    const fs::path probe = out / fmt::format(".zngsim-write-test{}", ::getpid());
+    {
+        std::ofstream f(probe);
+        if (!f) throw UsageError("--out " + out.string() + ": the directory is not writable");
+    }
+    fs::remove(probe, ec);
+    for (const char* old : {"stats.json", "run.json", "series.csv"}) {
+        fs::remove(out / old, ec);
+        if (ec) throw UsageError("--out " + out.string() + ": cannot remove the earlier run's " + old + ": " + ec.message());
+    }
+}
+
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
@@ -64,6 +84,11 @@ int cmd_run(int argc, char** argv) {
         return kExitOk;
     if (vm.count("workload") == vm.count("trace"))
         throw UsageError("give exactly one of --workload and --trace");
+
+    const fs::path out = vm["out"].as<std::string>();
+    if (vm.count("trace"))
+        for (const auto& path : split_commas(vm["trace"].as<std::string>()))
+            if (!fs::exists(path)) throw UsageError("--trace " + path + ": no such file or directory");
 
     register_all_components();
     std::vector<std::string> sets = vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
@@ -89,12 +114,11 @@ int cmd_run(int argc, char** argv) {
     }
 
     apply_data_set_regime(root, reopen);
+    prepare_output(out);
     bool quiet = vm.count("quiet") != 0;
     Platform platform(root, std::move(apps));
     RunReport rep = platform.run(!quiet && ::isatty(STDOUT_FILENO));
 
-    fs::path out = vm["out"].as<std::string>();
-    fs::create_directories(out);
     write_atomically(out / "stats.json", platform.stats_json().dump(1) + "\n");
     std::string csv = platform.series_csv();
     if (!csv.empty()) write_atomically(out / "series.csv", csv);

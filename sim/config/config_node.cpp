@@ -1,5 +1,6 @@
 #include "sim/config/config_node.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -148,14 +149,29 @@ nlohmann::ordered_json ConfigNode::to_json() const {
 
 namespace {
 
-ConfigNode convert(const YAML::Node& y, const std::string& file, const std::string& path) {
+// A platform file has hundreds of values; YAML aliases can make a few bytes expand to
+// billions of nodes ("billion laughs"), so the expansion is bounded before it allocates.
+constexpr uint64_t kMaxConfigNodes = 100'000;
+
+struct NodeBudget {
+    uint64_t left = kMaxConfigNodes;
+    void take(const SourceLoc& at) {
+        if (left-- == 0)
+            throw ConfigError(fmt::format("{}: the document expands to more than {} values (YAML aliases nested "
+                                          "too deep?)",
+                                          at.str(), kMaxConfigNodes));
+    }
+};
+
+ConfigNode convert(const YAML::Node& y, const std::string& file, const std::string& path, NodeBudget& budget) {
     SourceLoc loc{file, y.Mark().line >= 0 ? y.Mark().line + 1 : 0};
+    budget.take(loc);
     switch (y.Type()) {
         case YAML::NodeType::Scalar: return ConfigNode::make_scalar(y.Scalar(), loc, path);
         case YAML::NodeType::Sequence: {
             ConfigNode n = ConfigNode::make_sequence(loc, path);
             size_t i = 0;
-            for (const auto& item : y) n.push(convert(item, file, path + "[" + std::to_string(i++) + "]"));
+            for (const auto& item : y) n.push(convert(item, file, path + "[" + std::to_string(i++) + "]", budget));
             return n;
         }
         case YAML::NodeType::Map: {
@@ -165,7 +181,7 @@ ConfigNode convert(const YAML::Node& y, const std::string& file, const std::stri
                 SourceLoc kloc{file, kv.first.Mark().line + 1};
                 if (n.find(key))
                     throw ConfigError(kloc.str() + ": key '" + key + "' appears twice in the same map");
-                ConfigNode child = convert(kv.second, file, path.empty() ? key : path + "." + key);
+                ConfigNode child = convert(kv.second, file, path.empty() ? key : path + "." + key, budget);
                 if (child.kind() == ConfigNode::Kind::Null)  // "key:" with no value: keep its line
                     child = ConfigNode::make_scalar("", kloc, path.empty() ? key : path + "." + key);
                 n.set(key, std::move(child));
@@ -213,6 +229,8 @@ ConfigNode resolve_includes(ConfigNode node, const fs::path& file, std::vector<f
             fs::path(f->scalar()).is_absolute() ? fs::path(f->scalar()) : file.parent_path() / f->scalar();
         if (!fs::exists(target))
             throw ConfigError(f->loc().str() + ": included file '" + target.string() + "' does not exist");
+        if (fs::is_directory(target))
+            throw ConfigError(f->loc().str() + ": included '" + target.string() + "' is a directory, not a config file");
         merged.merge_from(load_recursive(target, stack));
     }
     node.erase("include");
@@ -223,12 +241,18 @@ ConfigNode resolve_includes(ConfigNode node, const fs::path& file, std::vector<f
 ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
     fs::path canon = fs::weakly_canonical(path);
     for (const auto& p : stack)
-        if (p == canon) throw ConfigError(path.string() + ": include cycle (the file includes itself)");
+        if (p == canon) {
+            std::string chain;
+            for (const auto& q : stack) chain += q.string() + " -> ";
+            throw ConfigError(path.string() + ": include cycle: " + chain + canon.string());
+        }
+    if (fs::is_directory(path)) throw ConfigError(path.string() + ": is a directory, not a config file");
     std::ifstream in(path);
     if (!in) throw ConfigError(path.string() + ": cannot open config file");
     std::stringstream ss;
     ss << in.rdbuf();
-    ConfigNode own = convert(parse_yaml(ss.str(), path.string()), path.string(), "");
+    NodeBudget budget;
+    ConfigNode own = convert(parse_yaml(ss.str(), path.string()), path.string(), "", budget);
     if (!own.is_map()) throw ConfigError(path.string() + ":1: a config file must be a map of keys");
     stack.push_back(canon);
     ConfigNode merged = resolve_includes(std::move(own), path, stack);
@@ -240,11 +264,15 @@ ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
 
 ConfigNode load_config_file(const std::string& path) {
     std::vector<fs::path> stack;
-    return load_recursive(fs::path(path), stack);
+    ConfigNode root = load_recursive(fs::path(path), stack);
+    // An empty file (or one of comments only) would run a platform of defaults named by nothing.
+    if (root.entries().empty()) throw ConfigError(path + ": the config is empty (no keys, no include)");
+    return root;
 }
 
 ConfigNode parse_config_text(const std::string& text, const std::string& name) {
-    ConfigNode n = convert(parse_yaml(text, name), name, "");
+    NodeBudget budget;
+    ConfigNode n = convert(parse_yaml(text, name), name, "", budget);
     if (n.kind() == ConfigNode::Kind::Null) return ConfigNode::make_map(SourceLoc{name, 1}, "");
     return n;
 }
@@ -256,7 +284,8 @@ void apply_override(ConfigNode& root, const std::string& assignment) {
     std::string key = assignment.substr(0, eq);
     std::string value = assignment.substr(eq + 1);
     SourceLoc loc{"<command line: --set " + assignment + ">", 0};
-    ConfigNode parsed = convert(parse_yaml(value, loc.file), loc.file, key);
+    NodeBudget budget;
+    ConfigNode parsed = convert(parse_yaml(value, loc.file), loc.file, key, budget);
     // "key=~" (YAML null) removes the key, so it takes its default again; e.g. switching
     // an implementation whose schema lacks a key the config sets for the previous one.
     const bool remove = value == "~" || value == "null";

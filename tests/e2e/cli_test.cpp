@@ -92,4 +92,39 @@ TEST(Cli, RunWritesStatsAndRunInfo) {
     EXPECT_NE(r.output.find("IPC"), std::string::npos) << r.output;
 }
 
+TEST(Cli, BadOutputDirectoryFailsBeforeSimulating) {
+    // A directory below a regular file cannot be made.
+    fs::path file = temp_file("not_a_dir", "x");
+    Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg --out " +
+                      (file / "out").string());
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--out"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("IPC"), std::string::npos) << "simulated before checking --out: " << r.output;
+}
+
+TEST(Cli, EarlierRunsOutputsDoNotSurvive) {
+    fs::path out = fs::temp_directory_path() / "zngsim-cli-stale";
+    fs::remove_all(out);
+    fs::create_directories(out);
+    std::ofstream(out / "series.csv") << "time_ps,old\n1,2\n";
+    Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg -q --out " +
+                      out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_TRUE(fs::exists(out / "stats.json"));
+    EXPECT_FALSE(fs::exists(out / "series.csv")) << "a series.csv of an earlier run sits beside the new stats";
+}
+
+TEST(Cli, MissingInputsAndNonConfigsAreUsageErrors) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    Result t = zngsim("run --config " + ideal + " --trace /nonexistent/x.ztr");
+    EXPECT_EQ(t.code, 2) << t.output;
+    EXPECT_NE(t.output.find("/nonexistent/x.ztr"), std::string::npos) << t.output;
+    Result d = zngsim("config validate " + std::string(ZNG_SOURCE_DIR) + "/configs");
+    EXPECT_EQ(d.code, 2) << d.output;
+    EXPECT_NE(d.output.find("is a directory"), std::string::npos) << d.output;
+    Result e = zngsim("config validate " + temp_file("empty.yaml", "\n# only a comment\n").string());
+    EXPECT_EQ(e.code, 2) << e.output;
+    EXPECT_NE(e.output.find("empty"), std::string::npos) << e.output;
+}
+
 }  // namespace

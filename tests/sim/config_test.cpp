@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "sim/config/config_node.hpp"
@@ -141,6 +143,50 @@ TEST(Config, IncludeCycleAndMissingFileAndSyntaxError) {
     EXPECT_NE(m3.find("bad.yaml:"), std::string::npos) << m3;
     std::string m4 = config_error([&] { parse_config_text("a: 1\na: 2\n", "dup.yaml"); });
     EXPECT_NE(m4.find("dup.yaml:2"), std::string::npos) << m4;
+}
+
+TEST(Config, IncludeCycleNamesTheChain) {
+    // cycle_a.yaml includes cycle_b.yaml, which includes cycle_a.yaml.
+    std::string m = config_error([&] { load_config_file(kData + "/cycle_a.yaml"); });
+    const size_t a = m.find("cycle_a.yaml -> "), b = m.find("cycle_b.yaml -> ");
+    ASSERT_NE(a, std::string::npos) << m;
+    ASSERT_NE(b, std::string::npos) << m;
+    EXPECT_LT(a, b) << m;
+}
+
+TEST(Config, DirectoriesAndEmptyConfigsAreRefused) {
+    std::string dir = config_error([&] { load_config_file(kData); });
+    EXPECT_NE(dir.find("is a directory"), std::string::npos) << dir;
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path() / "zng-config-test";
+    std::filesystem::create_directories(tmp);
+    std::ofstream(tmp / "includes_dir.yaml") << "# a platform\ninclude: " << kData << "\n";
+    std::string inc = config_error([&] { load_config_file((tmp / "includes_dir.yaml").string()); });
+    EXPECT_NE(inc.find("includes_dir.yaml:2"), std::string::npos) << inc;
+    EXPECT_NE(inc.find("is a directory"), std::string::npos) << inc;
+    std::ofstream(tmp / "empty.yaml") << "# nothing but a comment\n";
+    std::string empty = config_error([&] { load_config_file((tmp / "empty.yaml").string()); });
+    EXPECT_NE(empty.find("the config is empty"), std::string::npos) << empty;
+}
+
+TEST(Config, AliasExpansionIsBounded) {
+    // Nine levels of nine aliases: 9^9 = 387,420,489 leaves, far above the bound of
+    // 100,000 values; the error comes before the expansion allocates.
+    std::string doc = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i <= 9; ++i) {
+        doc += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+        for (int j = 0; j < 9; ++j) doc += (j ? ", *l" : "*l") + std::to_string(i - 1);
+        doc += "]\n";
+    }
+    std::string m = config_error([&] { parse_config_text(doc, "bomb.yaml"); });
+    EXPECT_NE(m.find("more than 100000 values"), std::string::npos) << m;
+    // Five levels stay within it: 9^5 = 59,049 leaves + 7,381 lists + 5 keys + the root.
+    std::string small = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i <= 4; ++i) {
+        small += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+        for (int j = 0; j < 9; ++j) small += (j ? ", *l" : "*l") + std::to_string(i - 1);
+        small += "]\n";
+    }
+    EXPECT_EQ(parse_config_text(small, "ok.yaml").find("l4")->items().size(), 9u);
 }
 
 struct Widget {
