@@ -2,7 +2,7 @@
 """Runs a zngsim sweep: every point of a spec as its own `zngsim run`, in parallel.
 
 usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--preset small|paper]
-                            [--zngsim PATH] [--dry-run] [--no-validate] [--rerun-stale]
+                            [--zngsim PATH] [--dry-run] [--no-validate] [--rerun-stale] [--yes]
 
 Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json; or
 to a pool shared by several sweeps with --points) and DIR/results.csv (one row per finished point; rewritten after each one). A finished
@@ -25,7 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweeps.executors import Job, LocalExecutor  # noqa: E402
 from sweeps.provenance import Provenance, differences  # noqa: E402
-from sweeps.spec import ROOT, SpecError, load_spec  # noqa: E402
+from sweeps.spec import MAX_POINTS, ROOT, SpecError, load_spec  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
 
@@ -40,6 +40,23 @@ def fmt_duration(s):
     if s < 3600:
         return f"{s // 60}m{s % 60:02d}s"
     return f"{s // 3600}h{s % 3600 // 60:02d}m"
+
+
+def check_workloads(spec, zngsim):
+    """Every workload of the spec (a name, or co-running names joined by ',' or '-') is
+    one `zngsim workloads` lists, so a misspelt name fails before any point runs."""
+    r = subprocess.run([zngsim, "workloads"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SpecError(f"{zngsim} workloads: {(r.stderr or r.stdout).strip()}")
+    known = {line.split()[0] for line in r.stdout.splitlines()[1:] if line.strip() and not line.startswith(" ")}
+    known.discard("read")  # the footnote line
+    for p in spec.points:
+        if dict(p.options).get("input"):
+            continue  # a user's input graph: the name picks the algorithm, checked by zngsim
+        for name in p.workload.replace("-", ",").split(","):
+            if name not in known:
+                raise SpecError(f"{spec.path}: workload '{p.workload}': unknown workload '{name}' "
+                                f"(known: {', '.join(sorted(known))})")
 
 
 def validate_configs(spec, zngsim):
@@ -143,6 +160,7 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
             print(" ".join(p.command(zngsim, store.running_dir(p))))
         return 0
     if todo and validate:
+        check_workloads(spec, zngsim)
         validate_configs(spec, zngsim)
 
     progress = Progress(len(spec.points), len(spec.points) - len(todo))
@@ -199,6 +217,8 @@ def main(argv=None):
     ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
     ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
+    ap.add_argument("--yes", action="store_true",
+                    help=f"run a product of more than {MAX_POINTS:,} points (refused without it)")
     ap.add_argument("--rerun-stale", action="store_true",
                     help="run again the finished points made from another zngsim binary, config or input")
     a = ap.parse_args(argv)
@@ -206,7 +226,7 @@ def main(argv=None):
     try:
         if a.jobs < 1:
             raise SpecError(f"-j {a.jobs}: expected at least 1")
-        spec = load_spec(a.spec, a.preset)
+        spec = load_spec(a.spec, a.preset, max_points=None if a.yes else MAX_POINTS)
         if not a.dry_run and not (os.path.isfile(a.zngsim) and os.access(a.zngsim, os.X_OK)):
             raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
         out = a.out or os.path.join(ROOT, "experiments", "results", spec.name)

@@ -225,14 +225,28 @@ def _variants(check, raw):
     return out
 
 
-def load_spec(path, preset=None):
-    """Reads and validates a spec; `preset` (if given) overrides options.preset of every point."""
+# A product this large is more likely a typo in a list than a plan; --yes confirms it.
+MAX_POINTS = 10_000
+
+
+def product_size(workloads, configs, variants, sets):
+    n = len(workloads) * len(configs) * len(variants)
+    for values in sets.values():
+        n *= len(values)
+    return n
+
+
+def load_spec(path, preset=None, max_points=MAX_POINTS):
+    """Reads and validates a spec; `preset` (if given) overrides options.preset of every
+    point. A product of more than `max_points` points is refused before it is built."""
     check = _Checker(path)
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             raw = yaml.safe_load(f)
     except OSError as e:
         raise SpecError(f"{path}: cannot read: {e.strerror}")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{path}: not a text file (byte {e.start} is not UTF-8)")
     except yaml.YAMLError as e:
         raise SpecError(f"{path}: not valid YAML: {e}")
     if raw is None:
@@ -298,6 +312,10 @@ def load_spec(path, preset=None):
         else:
             check.fail("configs", "missing (or give every variant its own 'config')")
         sets = check.overrides(raw.get("set") or {}, "set", True)
+        n = product_size(workloads, configs, variants, sets)
+        if max_points is not None and n > max_points:
+            check.fail("configs/workloads/variants/set",
+                       f"the product has {n:,} points (more than {max_points:,}); confirm with --yes")
         keys = sorted(sets)
         for ci, cfg in enumerate(configs):
             for wl in workloads:

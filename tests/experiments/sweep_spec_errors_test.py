@@ -29,6 +29,13 @@ CASES = [
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: [bfs1]\n", "workload_options"),
     # zngsim itself rejects the override: caught before the sweep starts any point
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.no_such_key: 1}\n", "no_such_key"),
+    # workloads zngsim does not know, alone or in a co-running pair
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs7]\n", "unknown workload 'bfs7'"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [betw-bakc]\n", "unknown workload 'bakc'"),
+    # 2 configs x 1 workload x 101 x 100 values = 20,200 points, above the 10,000 without --yes
+    ("configs: [configs/ideal.yaml, configs/optane.yaml]\nworkloads: [bfs1]\n"
+     "set: {gpu.l2.ways: [" + ", ".join(str(i) for i in range(101)) + "], gpu.l1d.ways: ["
+     + ", ".join(str(i) for i in range(100)) + "]}\n", "the product has 20,200 points"),
 ]
 
 
@@ -56,6 +63,15 @@ class SpecErrors(t.TempDirTest):
         self.assertEqual(points["betw-back"], {"preset": "paper", "seed": 5})
         # --preset still overrides every point's preset
         self.assertTrue(all(dict(p.options)["preset"] == "small" for p in load_spec(spec, "small").points))
+
+    def test_binary_spec_is_named_not_a_traceback(self):
+        spec = os.path.join(self.tmp, "spec.yaml")
+        with open(spec, "wb") as f:
+            f.write(b"configs: [\xff\xfe\x00\x01]\n")
+        r = t.run_sweep(spec, os.path.join(self.tmp, "o"))
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("not a text file", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
 
     def test_bad_options(self):
         spec = t.write_spec(self.tmp, "configs: [configs/ideal.yaml]\nworkloads: [bfs1]\n")
