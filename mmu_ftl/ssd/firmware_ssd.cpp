@@ -50,6 +50,7 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(s.dram_bandwidth, s.dram_latency),
       cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),
       deferred_(s.cores + s.queue_depth),
+      prefetch_enabled_(s.prefetch.enabled), prefetch_pages_(s.prefetch.pages), tracker_(s.prefetch),
       complete_(sim, [this](Io& io) {
           --in_flight_;
           done_(io);
@@ -61,7 +62,12 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       misses_(stats.counter("buffer_misses", "reads that needed a flash read")),
       flash_reads_(stats.counter("flash_reads", "pages sensed (demand, read-modify-write, GC)", "pages")),
       flash_programs_(stats.counter("flash_programs", "pages programmed (write-backs and GC)", "pages")),
-      flash_erases_(stats.counter("flash_erases", "blocks erased by GC", "blocks")) {
+      flash_erases_(stats.counter("flash_erases", "blocks erased by GC", "blocks")),
+      prefetches_(stats.counter("prefetches", "read misses the access pattern tracker made prefetch")),
+      prefetch_reads_(stats.counter("prefetch_reads", "pages sensed by prefetches (part of flash_reads)", "pages")),
+      prefetched_used_(stats.counter("prefetched_pages_used",
+                                     "prefetched pages a later read asked for (in the buffer or still filling)",
+                                     "pages")) {
     cores_.set_on_room([this] {
         if (on_room_) on_room_();
     });
@@ -137,12 +143,21 @@ void FirmwareSsd::run_ops() {
     ops_.clear();
 }
 
-void FirmwareSsd::after_firmware(Io& io) { serve(io); }
+void FirmwareSsd::after_firmware(Io& io) {
+    // The tracker learns from every read once, before the buffer is looked up, so hits
+    // train it too (FlashGPU's cache layer updates it ahead of its lookup).
+    const bool prefetch = prefetch_enabled_ && !io.write && tracker_.observe(io.pc, io.warp, io.addr / page_size_);
+    serve(io, prefetch);
+}
 
-void FirmwareSsd::serve(const Io& io) {
+void FirmwareSsd::serve(const Io& io, bool prefetch) {
     const uint64_t lpn = io.addr / page_size_;
     const uint64_t mask = line_mask(io);
     uint32_t slot = buffer_.find(lpn);
+    if (slot != LruPageCache::kNone && prefetched_[slot]) {
+        prefetched_[slot] = 0;
+        if (!io.write) ++prefetched_used_;
+    }
     if (!io.write) {
         if (slot != LruPageCache::kNone && (buffer_.lines(slot) & mask) == mask) {
             ++hits_;
@@ -155,18 +170,22 @@ void FirmwareSsd::serve(const Io& io) {
             add_waiter(slot, io);
             return;
         }
-        if (slot == LruPageCache::kNone) slot = take_slot(lpn);
+        const bool absent = slot == LruPageCache::kNone;
+        if (absent) slot = take_slot(lpn);
         if (slot == LruPageCache::kNone) {
-            deferred_.push(io);
+            deferred_.push({io, prefetch});
             return;
         }
         add_waiter(slot, io);
         fill(slot, lpn);
+        // Only a page missing from the buffer prefetches; one partly written there is
+        // completed from flash alone.
+        if (prefetch && absent) prefetch_after(lpn);
         return;
     }
     if (slot == LruPageCache::kNone) slot = take_slot(lpn);
     if (slot == LruPageCache::kNone) {
-        deferred_.push(io);
+        deferred_.push({io, false});
         return;
     }
     buffer_.touch(slot);
@@ -185,8 +204,25 @@ uint32_t FirmwareSsd::take_slot(uint64_t lpn) {
     if (waiters_head_.size() <= s) {
         waiters_head_.resize(s + 1u, kNil);
         filling_.resize(s + 1u, 0);
+        prefetched_.resize(s + 1u, 0);
     }
+    prefetched_[s] = 0;
     return s;
+}
+
+void FirmwareSsd::prefetch_after(uint64_t lpn) {
+    // FlashGPU reads the demand page and the pages after it, one flash read per page
+    // at its mapped location (consecutive pages sit on consecutive channels), and skips
+    // pages its cache already holds.
+    ++prefetches_;
+    for (uint64_t p = lpn + 1; p < lpn + prefetch_pages_ && p < ftl_.logical_pages(); ++p) {
+        if (buffer_.find(p) != LruPageCache::kNone) continue;
+        uint32_t slot = take_slot(p);
+        if (slot == LruPageCache::kNone) return;  // every slot is being filled: no room to prefetch into
+        prefetched_[slot] = 1;
+        ++prefetch_reads_;
+        fill(slot, p);
+    }
 }
 
 void FirmwareSsd::evict(uint32_t slot) {
@@ -252,7 +288,10 @@ void FirmwareSsd::filled(uint32_t slot) {
     // The list is newest first; serve in arrival order.
     for (auto it = serving_.rbegin(); it != serving_.rend(); ++it) complete_at(*it, dram_.transfer(sim_.now(), it->bytes));
     // A slot is evictable again: requests that found none retry, once each.
-    for (size_t n = deferred_.size(); n > 0; --n) serve(deferred_.pop());
+    for (size_t n = deferred_.size(); n > 0; --n) {
+        Deferred d = deferred_.pop();
+        serve(d.io, d.prefetch);
+    }
     if (on_room_) on_room_();
 }
 

@@ -11,6 +11,13 @@
 // out. Write: the bytes go into DRAM; a partially written page is completed from flash
 // (read-modify-write) when it is evicted. Every flash byte read thus crosses the DRAM
 // bus twice, which with the core time bounds the SSD's bandwidth.
+//
+// Read prefetch (off unless the settings enable it; HybridGPU's back end does, with
+// FlashGPU's public values, see access_pattern_tracker.hpp): every read first updates
+// the PC/warp access pattern tracker; a read miss that the tracker marks sequential
+// also brings the pages after it into the buffer, one flash read per page at the
+// page's FTL location, skipping pages already buffered. A later read of such a page
+// is a buffer hit.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -23,6 +30,7 @@
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/common/serial_link.hpp"
 #include "mmu_ftl/common/server_pool.hpp"
+#include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -37,8 +45,10 @@ struct FirmwareSsdSettings {
     Tick dram_latency = 50 * kNanosecond;       // access latency beyond the transfer
     double overprovisioning = 0.07;
     uint32_t gc_threshold = 4;                  // free blocks per plane that start GC
+    ReadPrefetchSettings prefetch;              // disabled unless a back end enables it
 
-    // The keys of a back end's schema that configure its SSD controller, and their reader.
+    // The keys of a back end's schema that configure its SSD controller, and their reader
+    // (read prefetch has its own keys, ReadPrefetchSettings::params()).
     static std::vector<ParamSpec> params();
     static FirmwareSsdSettings read(const Params& p);
 };
@@ -50,6 +60,8 @@ public:
         uint32_t bytes = 0;
         bool write = false;
         uint64_t tag = 0;    // the caller's
+        uint64_t pc = 0;     // instruction and warp that caused it (the pattern tracker's input)
+        uint32_t warp = 0;
     };
     using Done = std::function<void(const Io&)>;
 
@@ -77,8 +89,16 @@ private:
     };
     static constexpr uint32_t kNil = UINT32_MAX;
 
+    // A request that found every buffer slot pinned, with the tracker's decision for it.
+    struct Deferred {
+        Io io;
+        bool prefetch = false;
+    };
+
     void after_firmware(Io& io);
-    void serve(const Io& io);
+    void serve(const Io& io, bool prefetch);
+    // Fills the pages after `lpn` (up to the prefetch size) that are not buffered.
+    void prefetch_after(uint64_t lpn);
     uint64_t line_mask(const Io& io) const;
     // A buffer slot for lpn (evicting); kNone when every slot is pinned.
     uint32_t take_slot(uint64_t lpn);
@@ -100,9 +120,13 @@ private:
     LruPageCache buffer_;
     SerialLink dram_;
     ServerPool<Io> cores_;
-    FifoRing<Io> deferred_;   // requests that found every buffer slot pinned
+    FifoRing<Deferred> deferred_;         // requests that found every buffer slot pinned
     std::vector<uint32_t> waiters_head_;  // per slot: requests waiting for its fill
     std::vector<uint8_t> filling_;        // per slot: a flash read is filling it
+    std::vector<uint8_t> prefetched_;     // per slot: brought in by a prefetch, not yet read
+    bool prefetch_enabled_;
+    uint32_t prefetch_pages_;
+    AccessPatternTracker tracker_;
     std::vector<Waiter> waiter_pool_;
     uint32_t waiter_free_ = kNil;
     std::vector<PageFtl::Op> ops_;
@@ -119,6 +143,9 @@ private:
     Counter& flash_reads_;
     Counter& flash_programs_;
     Counter& flash_erases_;
+    Counter& prefetches_;
+    Counter& prefetch_reads_;
+    Counter& prefetched_used_;
 };
 
 }  // namespace zng

@@ -12,7 +12,8 @@ const ComponentSchema& HybridGpuBackend::schema() {
         c.name = "hybridgpu";
         c.description =
             "FlashGPU / HybridGPU: one request dispatcher -> SSD controller (embedded cores running a page-mapping "
-            "FTL with over-provisioning and greedy GC) -> one DRAM buffer on a 32-bit bus -> ONFI bus channels "
+            "FTL with over-provisioning and greedy GC, and FlashGPU's PC/warp access pattern tracker prefetching "
+            "sequential reads) -> one DRAM buffer on a 32-bit bus -> ONFI bus channels "
             "-> the Z-NAND of the `flash:` section.";
         c.params = {
             param("dispatcher_queue_depth", ParamType::UInt, "64", "requests the dispatcher queue holds", 1, 1 << 20),
@@ -21,6 +22,7 @@ const ComponentSchema& HybridGpuBackend::schema() {
             section("wear_leveling", "free-block choice of the FTL (type: least_erased | fifo)"),
         };
         for (ParamSpec& p : FirmwareSsdSettings::params()) c.params.push_back(p);
+        for (ParamSpec& p : ReadPrefetchSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
         c.ports = {"port[i]: one per L2 bank"};
         c.stats = {"memory.requests", "memory.ssd.*: cores, buffer hits/misses, flash reads/programs, GC",
@@ -49,7 +51,9 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
     const flash::FlashGeometry& g = flash->geometry();
     auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
                                             static_cast<uint32_t>(g.planes()), g.blocks_per_plane());
-    ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), "memory.ssd"), FirmwareSsdSettings::read(p),
+    FirmwareSsdSettings settings = FirmwareSsdSettings::read(p);
+    settings.prefetch = ReadPrefetchSettings::read(p);  // FlashGPU's access pattern tracker
+    ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), "memory.ssd"), settings,
                                          *flash, std::move(pool), [this](const FirmwareSsd::Io& io) {
                                              auto* r = reinterpret_cast<MemRequest*>(io.tag);
                                              r->mark(Stage::MediumDone, sim_.now());
@@ -98,6 +102,8 @@ void HybridGpuBackend::delivered() {
     io.bytes = r->size;
     io.write = is_write_op(r->op) || r->op == MemOp::Atomic;
     io.tag = reinterpret_cast<uint64_t>(r);
+    io.pc = r->pc;  // the tracker keys its histories by PC and warp
+    io.warp = r->warp;
     ssd_->submit(io);  // room was checked when the dispatch began; only the dispatcher submits
     dispatch();
 }

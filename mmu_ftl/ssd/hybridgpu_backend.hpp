@@ -3,7 +3,9 @@
 // dispatch latency), which hands them to the SSD controller (FirmwareSsd: embedded cores
 // running a page-mapping FTL, one DRAM buffer on a 32-bit bus) in front of bus-based
 // ONFI flash channels (the flash model's backbone with the onfi_bus network) to the
-// Z-NAND of the `flash:` section.
+// Z-NAND of the `flash:` section. The controller prefetches sequential reads as
+// FlashGPU's access pattern tracker decides (access_pattern_tracker.hpp); the bound
+// below is for demand reads of every line, which prefetch does not raise.
 //
 // Peak flash-side bandwidth of a streaming read, from the defaults (configs/fragments/
 // hybridgpu_ssd.yaml shows the same arithmetic):

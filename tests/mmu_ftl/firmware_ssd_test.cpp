@@ -184,10 +184,16 @@ TEST(HybridGpu, StreamingReadBandwidthIsNearFiveGBps) {
     sim.run();
     ASSERT_EQ(reader.done, 32u * 4096);
     EXPECT_EQ(be->in_flight(), 0u);
-    EXPECT_EQ(be->medium_bytes_read(), 4096u * 4096);
+    // FlashGPU's read prefetch is on: the stream's first line records page 0 and misses
+    // alone; by the first line of page 1 (the 33rd read) the tracker's counter has
+    // saturated, so each read that finds its page absent (pages 1, 17, 33, ..., 4081)
+    // also reads the 15 pages after it. The last, 4081, reads up to page 4096: one page
+    // beyond the 4,096 streamed, 4,097 pages sensed.
+    EXPECT_EQ(be->medium_bytes_read(), 4097u * 4096);
     double gbps = static_cast<double>(be->medium_bytes_read()) / ticks_to_seconds(reader.last) / 1e9;
     // Analytical bound (hybridgpu_backend.hpp): min(DRAM 9.6/2 = 4.8, cores 5.12,
-    // ONFI 12.8, planes 1400) = 4.8 GB/s.
+    // ONFI 12.8, planes 1400) = 4.8 GB/s; prefetch moves the same pages over the DRAM
+    // bus (plus the one beyond), so it does not raise it.
     std::printf("hybridgpu streaming read: %.2f GB/s flash-side (bound 4.80 GB/s: DRAM buffer)\n", gbps);
     EXPECT_LE(gbps, 4.8 * 1.001);
     EXPECT_GT(gbps, 4.0);

@@ -1,0 +1,82 @@
+#include "mmu_ftl/ssd/access_pattern_tracker.hpp"
+
+#include <string>
+
+#include "mmu_ftl/common/schema_params.hpp"
+
+namespace zng {
+
+std::vector<ParamSpec> ReadPrefetchSettings::params() {
+    using namespace ftl_schema;
+    // Defaults: FlashGPU's public configuration (readprefetch.cfg) and cache layer.
+    return {
+        param("read_prefetch", ParamType::Bool, "true",
+              "prefetch the pages after a read miss when the access pattern tracker sees a sequential stream "
+              "(FlashGPU: EnableReadPrefetch = 1)"),
+        param("prefetch_tracker_entries", ParamType::UInt, "1024",
+              "entries of the PC-indexed access pattern tracker (FlashGPU: 1,024, indexed by PC mod 1,024)", 1,
+              1 << 20),
+        param("prefetch_region_pages", ParamType::UInt, "16",
+              "logical pages of one super page; two reads are sequential when they fall in the same one (FlashGPU: "
+              "16 channels x 4 KiB, SuperblockSize = C)",
+              1, 1 << 20),
+        param("prefetch_confidence_max", ParamType::UInt, "7",
+              "saturation value of a history's sequential-read counter (FlashGPU: 3 bits, 0..7)", 1, 1 << 20),
+        param("prefetch_confidence_threshold", ParamType::UInt, "4",
+              "counter value from which a read prefetches (FlashGPU: counter > 3); at most prefetch_confidence_max",
+              1, 1 << 20),
+        param("prefetch_pages", ParamType::UInt, "16",
+              "pages read on a prefetching miss, the demand page and those after it (FlashGPU: one super page, 16)",
+              1, 1 << 16),
+    };
+}
+
+ReadPrefetchSettings ReadPrefetchSettings::read(const Params& p) {
+    ReadPrefetchSettings s;
+    s.enabled = p.flag("read_prefetch");
+    s.tracker_entries = p.u32("prefetch_tracker_entries");
+    s.region_pages = p.u32("prefetch_region_pages");
+    s.confidence_max = p.u32("prefetch_confidence_max");
+    s.confidence_threshold = p.u32("prefetch_confidence_threshold");
+    s.pages = p.u32("prefetch_pages");
+    if (s.confidence_threshold > s.confidence_max)
+        p.fail("prefetch_confidence_threshold", "is " + std::to_string(s.confidence_threshold) +
+                                                    ", above prefetch_confidence_max (" +
+                                                    std::to_string(s.confidence_max) + "): no read would prefetch");
+    return s;
+}
+
+AccessPatternTracker::AccessPatternTracker(const ReadPrefetchSettings& s)
+    : s_(s), per_pc_(s.tracker_entries), warp_index_(256) {}
+
+bool AccessPatternTracker::update(History& h, uint64_t page) const {
+    if (!h.seen) {  // the first read of a history only records where it was
+        h.seen = true;
+        h.last_page = page;
+        return false;
+    }
+    if (h.last_page / s_.region_pages == page / s_.region_pages) {
+        if (h.confidence < s_.confidence_max) ++h.confidence;
+    } else if (h.confidence > 0) {
+        --h.confidence;
+    }
+    h.last_page = page;
+    return h.confidence >= s_.confidence_threshold;
+}
+
+bool AccessPatternTracker::observe(uint64_t pc, uint32_t warp, uint64_t page) {
+    const uint64_t entry = pc % s_.tracker_entries;
+    const uint64_t key = (entry << 32) | warp;
+    uint32_t w = warp_index_.find(key);
+    if (w == FlatKeyMap::kNone) {
+        w = static_cast<uint32_t>(per_warp_.size());
+        per_warp_.push_back({});
+        warp_index_.insert(key, w);
+    }
+    // Both histories learn from every read, whichever decides.
+    const bool by_warp = update(per_warp_[w], page);
+    const bool by_pc = update(per_pc_[entry], page);
+    return by_warp || by_pc;
+}
+
+}  // namespace zng
