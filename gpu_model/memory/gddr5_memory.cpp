@@ -87,6 +87,14 @@ Gddr5Memory::Gddr5Memory(const Params& p, Simulator& sim, const BackendContext& 
     if (t.tCCD == 0) p.fail("tCCD", "column commands need a non-zero spacing");
     if (t.tREFI != 0 && t.tRFC + t.tRP >= t.tREFI)
         p.fail("tREFI", "the refresh interval must exceed tRFC + tRP, or the channel would only refresh");
+    // Between two refreshes a row must open, move one burst and close again, or no access
+    // ever completes and the run makes no progress.
+    const Cycle row_cycle = t.tRCD + std::max(t.tCL, t.tCWL) + t.burst + t.tRP;
+    if (t.tREFI != 0 && t.tRFC + row_cycle >= t.tREFI)
+        p.fail("tREFI", fmt::format("the refresh interval ({} cycles) must exceed tRFC + tRCD + max(tCL, tCWL) + one "
+                                    "burst + tRP ({} cycles; tRCD is {} cycles at {}), or no access completes "
+                                    "between refreshes",
+                                    t.tREFI, t.tRFC + row_cycle, t.tRCD, p.where("tRCD")));
     if (ctx.ports == 0) throw ConfigError(p.where("channels") + ": the memory needs at least one port");
     for (uint32_t i = 0; i < mapping_.channels(); ++i)
         channels_.push_back(

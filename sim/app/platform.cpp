@@ -52,6 +52,9 @@ const ComponentSchema& run_schema() {
             {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
             {"stats_interval", ParamType::Time, "0",
              "sample time-series statistics (per-app requests, ...) every interval into series.csv (0 = off)"},
+            {"watchdog", ParamType::Time, "100ms",
+             "stop with an error when no warp instruction retires for this much simulated time, reporting the "
+             "oldest request in flight (0 = off)"},
             {"data_set_ratio", ParamType::Real, "0",
              "size the capacities of data_set_capacities to this fraction of the applications' data set "
              "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
@@ -114,6 +117,7 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
     Params run(root.find("run"), run_schema(), "run");
     max_time_ = run.time("max_sim_time");
     series_interval_ = run.time("stats_interval");
+    watchdog_ = run.time("watchdog");
 
     TranslatorContext tctx{&root};
     translator_ = translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
@@ -190,9 +194,28 @@ RunReport Platform::run(bool progress) {
         }
     } limit(*sim_, max_time_);
     if (max_time_) sim_->schedule(limit, max_time_);
+    // A run that never ends is worse than one that fails: every `watchdog_` of simulated
+    // time, at least one warp instruction must have retired. When the watchdog is the
+    // last event left it steps aside, so that a drained queue is still reported as the
+    // deadlock it is.
+    struct Watchdog : Event {
+        Platform& p;
+        Tick span;
+        uint64_t last = 0;
+        Watchdog(Platform& p, Tick span) : Event("progress-watchdog"), p(p), span(span) {}
+        void process() override {
+            const uint64_t now = p.gpu_->progress().instructions;
+            if (p.sim_->events().empty()) return;
+            if (now == last) throw SimError(p.stuck_report(span));
+            last = now;
+            p.sim_->schedule(*this, p.sim_->now() + span);
+        }
+    } watchdog(*this, watchdog_);
+    if (watchdog_) sim_->schedule(watchdog, watchdog_);
     gpu_->start();
     rep.result = sim_->run();
     if (limit.scheduled()) sim_->events().deschedule(limit);
+    if (watchdog.scheduled()) sim_->events().deschedule(watchdog);
     if (!gpu_->finished())
         throw SimError(fmt::format("deadlock: no event left at {} but the workload has not finished ({} memory "
                                    "requests in the back end, {} requests alive)",
@@ -204,6 +227,29 @@ RunReport Platform::run(bool progress) {
     rep.instructions = gpu_->progress().instructions;
     rep.peak_rss_mib = peak_rss_mib();
     return rep;
+}
+
+std::string Platform::stuck_report(Tick span) const {
+    const ProgressInfo pi = gpu_->progress();
+    std::string out = fmt::format(
+        "no progress: no warp instruction retired in the last {} of simulated time (at {}, {} warp instructions "
+        "done{}); {} memory requests in the back end, {} requests alive (run.watchdog)",
+        units::format_time(span), units::format_time(sim_->now()), pi.instructions,
+        pi.total_instructions ? fmt::format(" of {}", pi.total_instructions) : std::string(), memory_->in_flight(),
+        sim_->requests().live());
+    if (const MemRequest* r = sim_->requests().oldest_live()) {
+        int last = -1;
+        for (int st = 0; st < kStageCount; ++st)
+            if (r->passed(static_cast<Stage>(st))) last = st;
+        out += fmt::format("; oldest request: #{} {} of {} B at {:#x} (app {}, SM {}, warp {}, PC {:#x})", r->id,
+                           to_string(r->op), r->size, r->paddr, r->app, r->sm, r->warp, r->pc);
+        if (last >= 0)
+            out += fmt::format(", last stage {} at {}", to_string(static_cast<Stage>(last)),
+                               units::format_time(r->at(static_cast<Stage>(last))));
+        else
+            out += ", no stage passed";
+    }
+    return out;
 }
 
 nlohmann::ordered_json Platform::stats_json() const {

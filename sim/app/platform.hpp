@@ -65,6 +65,8 @@ public:
     Simulator& sim() { return *sim_; }
 
 private:
+    // What a run that stopped progressing is waiting for (run.watchdog's error).
+    std::string stuck_report(Tick span) const;
     const ConfigNode& root_;
     std::vector<std::string> app_names_;
     std::unique_ptr<Simulator> sim_;
@@ -72,6 +74,7 @@ private:
     std::unique_ptr<gpu::Gpu> gpu_;
     std::unique_ptr<MemoryBackend> memory_;
     Tick max_time_ = 0;
+    Tick watchdog_ = 0;  // run.watchdog
     Tick series_interval_ = 0;
 };
 

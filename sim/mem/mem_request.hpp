@@ -89,10 +89,20 @@ public:
         return r;
     }
     void put(MemRequest* r) {
+        r->id = 0;  // ids start at 1: 0 marks a free object (oldest_live)
         free_.push_back(r);
         --live_;
     }
     uint64_t live() const { return live_; }
+    // The live request created first (null if none): what a stuck run reports. Scans
+    // every object, so it is for diagnostics only.
+    const MemRequest* oldest_live() const {
+        const MemRequest* best = nullptr;
+        for (const auto& chunk : chunks_)
+            for (const auto& r : chunk)
+                if (r.id != 0 && (!best || r.id < best->id)) best = &r;
+        return best;
+    }
     uint64_t created() const { return next_id_ - 1; }
 
 private:

@@ -127,4 +127,21 @@ TEST(Cli, MissingInputsAndNonConfigsAreUsageErrors) {
     EXPECT_NE(e.output.find("empty"), std::string::npos) << e.output;
 }
 
+TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    // 1 ns (1.2 GPU cycles) passes without a retired instruction as soon as every warp
+    // waits for its first load: the watchdog stops the run and names the oldest request.
+    Result r = zngsim("run --config " + ideal + " --workload deg -q --out " +
+                      (fs::temp_directory_path() / "zngsim-cli-wd").string() + " --set run.watchdog=1ns");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("no progress"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("oldest request: #1 read"), std::string::npos) << r.output;
+    // A row cycle longer than the refresh interval can never complete an access: refused
+    // at validation, naming both keys, instead of running forever.
+    Result v = zngsim("config validate " + ideal + " --set memory.tRCD=5us");
+    EXPECT_EQ(v.code, 2) << v.output;
+    EXPECT_NE(v.output.find("memory.tREFI"), std::string::npos) << v.output;
+    EXPECT_NE(v.output.find("memory.tRCD"), std::string::npos) << v.output;
+}
+
 }  // namespace
