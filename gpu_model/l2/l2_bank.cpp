@@ -4,16 +4,17 @@
 #include <bit>
 
 #include "gpu_model/common/sector.hpp"
+#include "gpu_model/l2/l2_cache.hpp"
 
 namespace zng::gpu {
 
 L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
-               const L2AddressMap& map, L2Policy& policy, L2PrefetchSink& sink)
+               const L2AddressMap& map, L2Policy& policy, L2Cache& l2)
     : Component(sim, std::move(name), clock),
       cfg_(cfg),
       map_(map),
       policy_(policy),
-      sink_(sink),
+      l2_(l2),
       cpu_port_(*this, this->name() + ".in"),
       mem_port_(*this, this->name() + ".mem"),
       tags_(cfg.sets_per_bank(), cfg.ways),
@@ -21,6 +22,7 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
       input_(cfg.input_queue),
       fills_(16),
+      unit_fills_(64),
       mem_out_(cfg.memory_queue),
       responses_(sim,
                  [this](MemRequest*& r) {
@@ -51,7 +53,7 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       mshr_occupancy_(mshr_avg_) {}
 
 bool L2Bank::idle() const {
-    return input_.empty() && fills_.empty() && mem_out_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
+    return input_.empty() && fills_.empty() && unit_fills_.empty() && mem_out_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
            responses_.empty() && lookups_.empty();
 }
 
@@ -86,6 +88,10 @@ void L2Bank::tick() {
         MemRequest* f = fills_.front();
         fills_.pop_front();
         fill(f);
+    } else if (!unit_fills_.empty()) {
+        const UnitLine ul = unit_fills_.front();
+        unit_fills_.pop_front();
+        install_unit_line(ul);
     } else if (!input_.empty() && !stalled_) {
         if (serve(input_.front())) {
             input_.pop_front();
@@ -97,7 +103,7 @@ void L2Bank::tick() {
             stalled_ = true;
         }
     }
-    if (!fills_.empty() || (!input_.empty() && !stalled_))
+    if (!fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_))
         sim().schedule(tick_ev_, std::max(busy_until_, edge_.edge_after(now(), 1)));
 }
 
@@ -175,12 +181,16 @@ bool L2Bank::miss(MemRequest* r, uint64_t line) {
         if (!mshr_.can_merge(e)) return false;
         mshr_.add_waiter(e, r);
         ++merges_;
+    } else if (const auto u = l2_.merge_into_unit(line, r); u != L2Cache::UnitMerge::None) {
+        if (u == L2Cache::UnitMerge::Full) return false;
+        ++merges_;  // waits on a unit fetch issued by this or another bank
     } else {
         if (mshr_.full() || !memory_room(2)) return false;  // the fill, and the write-back it may cause
         fetch(line, *r, 0, r);
         ++(r->op == MemOp::Read ? misses_ : r->op == MemOp::Atomic ? atomics_ : write_misses_);
         policy_.on_access(*r, nullptr);
-        policy_.on_miss(*r, sink_);
+        policy_.on_miss(*r, l2_);  // may turn the fetch into a unit fetch
+        last_fetch_ = nullptr;
         occupy(1);
         return true;
     }
@@ -210,12 +220,85 @@ bool L2Bank::fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRe
     f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
     ++mem_reserved_;
     lookups_.push(f, edge_.edge_after(now(), cfg_.read_latency));
+    last_fetch_ = f;
     return true;
+}
+
+int L2Bank::convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, uint32_t bytes) {
+    const int e = mshr_.find(demand_line);
+    MemRequest* f = last_fetch_;
+    if (e == MshrTable::kNone || !f || (f->paddr >> line_shift_) != demand_line)
+        throw SimError(name() + ": a unit fetch without the demand fetch it replaces");
+    for (uint32_t i = 0; i < mshr_.waiters(e); ++i)
+        if (l2_.merge_into_unit(demand_line, mshr_.waiter(e, i)) != L2Cache::UnitMerge::Merged)
+            throw SimError(name() + ": a unit fetch could not take its demand miss");
+    mshr_.release(e);
+    const int ue = mshr_.allocate(kUnitKey | u, kUnitEntry);
+    f->vaddr -= f->paddr - paddr;
+    f->paddr = paddr;
+    f->size = bytes;
+    f->tag = (static_cast<uint64_t>(ue) << 2) | kUnit;
+    f->context = this;
+    last_fetch_ = nullptr;
+    return ue;
+}
+
+void L2Bank::unit_line_arrived(uint32_t u, uint64_t line) {
+    unit_fills_.push_back({u, line});
+    wake_at(now());
+}
+
+void L2Bank::release_unit(int e) {
+    mshr_.release(e);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    unstall();
+}
+
+void L2Bank::install_unit_line(const UnitLine& ul) {
+    const L2Cache::UnitFetch& uf = l2_.unit(ul.unit);
+    const uint64_t paddr = ul.line << line_shift_;
+    const uint32_t set = set_of(paddr);
+    const int way = tags_.find(set, ul.line);
+    TagLine* l;
+    if (way == TagArray::kMiss) {
+        // Lines other than the demand line are prefetched (tag prefetch bit, IV-B).
+        const bool prefetched = ul.line != uf.demand_line;
+        l = &allocate(set, ul.line, uf.cause);
+        l->prefetched = prefetched;
+        policy_.on_fill(*l, prefetched);
+        occupy(cfg_.write_latency);  // the fill writes the array
+    } else {
+        // Valid already (a whole-line store allocated it): newer than the unit's copy.
+        l = &tags_.at(set, static_cast<uint32_t>(way));
+        occupy(1);
+    }
+    for (const auto& [line, r] : uf.waiters)
+        if (line == ul.line) answer(*l, r);
+    l2_.unit_line_done(ul.unit, ul.line);
+    unstall();
+}
+
+void L2Bank::answer(TagLine& l, MemRequest* r) {
+    l.accessed = true;
+    switch (r->op) {
+        case MemOp::Read: respond(r, 0); break;
+        case MemOp::Atomic:
+            l.dirty = true;
+            l.app = r->app;
+            respond(r, cfg_.write_latency);
+            break;
+        default:
+            l.dirty = true;
+            l.app = r->app;
+            pin_if_redirected(l, *r);
+            respond(r, 0);
+            break;
+    }
 }
 
 bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
     const uint64_t line = paddr >> line_shift_;
-    if (tags_.find(set_of(paddr), line) != TagArray::kMiss || mshr_.find(line) != MshrTable::kNone) return false;
+    if (holds(line) || l2_.unit_covers(line)) return false;
     if (mshr_.full() || !memory_room(2)) {
         ++prefetch_drops_;
         return false;
@@ -269,21 +352,7 @@ void L2Bank::fill(MemRequest* f) {
             for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        l.accessed = true;
-        switch (r->op) {
-            case MemOp::Read: respond(r, 0); break;
-            case MemOp::Atomic:
-                l.dirty = true;
-                l.app = r->app;
-                respond(r, cfg_.write_latency);
-                break;
-            default:
-                l.dirty = true;
-                l.app = r->app;
-                pin_if_redirected(l, *r);
-                respond(r, 0);
-                break;
-        }
+        answer(l, r);
     }
     mshr_.release(e);
     mshr_occupancy_.set(mshr_.in_use(), now());
@@ -361,6 +430,12 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         return;
     }
     bytes_from_memory_ += r->size;
+    if ((r->tag & 3) == kUnit) {
+        // No array work here: the unit's lines are written by their owner banks.
+        l2_.unit_arrived(static_cast<uint32_t>(mshr_.key(static_cast<int>(r->tag >> 2)) & ~kUnitKey), *r);
+        sim().requests().put(r);
+        return;
+    }
     fills_.push_back(r);
     wake_at(now());
 }

@@ -48,6 +48,7 @@ const ComponentSchema& ZngL2Policy::schema() {
         .ports = {},
         .stats = {"predictor_checks, predictor_triggers: misses tested / that passed the cutoff",
                   "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use",
+                  "unit_fetches: multi-line transactions (demand line + prefetched lines of the window)",
                   "prefetch_unit (series), unit_average, unit_halvings, unit_growths: the dynamic unit",
                   "waste_ratio, window_waste: unused prefetched / evicted lines",
                   "writes_bypassed, writes_redirected: stores sent on / kept in the L2",
@@ -105,6 +106,8 @@ ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2
       predictor_triggers_(StatGroup(sim.stats(), ctx.stats_prefix)
                               .counter("predictor_triggers", "read misses whose PC counter exceeded the threshold")),
       prefetch_issued_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_issued", "line prefetches issued")),
+      unit_fetches_(StatGroup(sim.stats(), ctx.stats_prefix)
+                        .counter("unit_fetches", "demand misses fetched with their prefetch as one memory transaction")),
       prefetch_fills_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_fills", "lines filled by a prefetch")),
       prefetch_used_(StatGroup(sim.stats(), ctx.stats_prefix)
                          .counter("prefetch_used", "prefetched lines a demand access used")),
@@ -174,6 +177,15 @@ void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
         ++predictor_triggers_;
     }
     const LineWindow w = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
+    // IV-B: the access monitor adjusts "the access granularity of data prefetch": the
+    // demand miss and its prefetch are one fetch of the unit when the back end can serve
+    // it whole, else (below) one fetch per line.
+    const auto unit = sink.prefetch_unit(w.first_line, static_cast<uint32_t>(w.lines), r);
+    if (unit.status == L2PrefetchSink::UnitResult::Issued) {
+        prefetch_issued_ += unit.prefetched;
+        if (unit.prefetched) ++unit_fetches_;
+        return;
+    }
     const uint64_t missed = r.paddr >> line_shift_;
     for (uint64_t l = w.first_line; l < w.first_line + w.lines; ++l) {
         if (l == missed) continue;

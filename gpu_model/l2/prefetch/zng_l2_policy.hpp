@@ -82,6 +82,7 @@ private:
     Counter& predictor_checks_;
     Counter& predictor_triggers_;
     Counter& prefetch_issued_;
+    Counter& unit_fetches_;
     Counter& prefetch_fills_;
     Counter& prefetch_used_;
     Counter& unit_halvings_;
