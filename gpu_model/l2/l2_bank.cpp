@@ -23,7 +23,8 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       input_(cfg.input_queue),
       fills_(16),
       unit_fills_(64),
-      mem_out_(cfg.memory_queue),
+      mem_reads_(cfg.memory_queue),
+      mem_writes_(cfg.memory_queue),
       responses_(sim,
                  [this](MemRequest*& r) {
                      if (!r->passed(Stage::L2Done)) r->mark(Stage::L2Done, now());
@@ -53,7 +54,7 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       mshr_occupancy_(mshr_avg_) {}
 
 bool L2Bank::idle() const {
-    return input_.empty() && fills_.empty() && unit_fills_.empty() && mem_out_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
+    return input_.empty() && fills_.empty() && unit_fills_.empty() && mem_reads_.empty() && mem_writes_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
            responses_.empty() && lookups_.empty();
 }
 
@@ -127,7 +128,9 @@ bool L2Bank::serve(MemRequest* r) {
         case MemOp::Write:
         case MemOp::Writeback:
             if (r->op == MemOp::Write && policy_.bypass_write(*r)) {
-                if (!memory_room(1)) return false;
+                // Queued apart from the reads: the input slot frees at once, and a store
+                // the back end refuses holds up no read (V-B: small writes are buffered).
+                if (!write_room(1)) return false;
                 ++bypassed_writes_;
                 send_to_memory(r);
                 occupy(1);
@@ -147,7 +150,7 @@ bool L2Bank::serve(MemRequest* r) {
             }
             if (r->sector_mask == full_sector_mask(cfg_.line) && mshr_.find(line) == MshrTable::kNone) {
                 // The store covers the whole line: allocate without fetching it.
-                if (!memory_room(1)) return false;
+                if (!write_room(1)) return false;  // the write-back the allocation may cause
                 ++write_misses_;
                 TagLine& nl = allocate(set, line, *r);
                 nl.dirty = true;
@@ -185,7 +188,7 @@ bool L2Bank::miss(MemRequest* r, uint64_t line) {
         if (u == L2Cache::UnitMerge::Full) return false;
         ++merges_;  // waits on a unit fetch issued by this or another bank
     } else {
-        if (mshr_.full() || !memory_room(2)) return false;  // the fill, and the write-back it may cause
+        if (mshr_.full() || !read_room(1) || !write_room(1)) return false;  // the fill, and the write-back it may cause
         fetch(line, *r, 0, r);
         ++(r->op == MemOp::Read ? misses_ : r->op == MemOp::Atomic ? atomics_ : write_misses_);
         policy_.on_access(*r, nullptr);
@@ -299,7 +302,7 @@ void L2Bank::answer(TagLine& l, MemRequest* r) {
 bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
     const uint64_t line = paddr >> line_shift_;
     if (holds(line) || l2_.unit_covers(line)) return false;
-    if (mshr_.full() || !memory_room(2)) {
+    if (mshr_.full() || !read_room(1) || !write_room(1)) {
         ++prefetch_drops_;
         return false;
     }
@@ -397,16 +400,36 @@ void L2Bank::writeback(const TagLine& victim) {
 void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, edge_.edge_after(now(), delay)); }
 
 void L2Bank::send_to_memory(MemRequest* r) {
-    mem_out_.push_back(r);
+    (is_write_op(r->op) ? mem_writes_ : mem_reads_).push_back(r);
     ++mem_in_flight_;
     if (is_write_op(r->op)) bytes_to_memory_ += r->size;
     try_send();
 }
 
 void L2Bank::try_send() {
-    while (!mem_out_.empty() && !mem_port_.waiting_retry()) {
-        if (!mem_port_.send(mem_out_.front())) break;
-        mem_out_.pop_front();
+    // Each queue's head is tried on its own: a refused store does not keep a read behind
+    // it from the back end, nor the reverse. Passes repeat while one makes progress, so
+    // the last attempt of a pass that leaves a request queued was a refusal and the port
+    // waits for the back end's retry. A queue refused since the last retry is not tried
+    // again while the port still waits for that retry.
+    struct Side {
+        RingQueue<MemRequest*>* q;
+        bool* refused;
+    };
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (const Side& s : {Side{&mem_reads_, &reads_refused_}, Side{&mem_writes_, &writes_refused_}}) {
+            if (*s.refused && mem_port_.waiting_retry()) continue;
+            while (!s.q->empty()) {
+                if (!mem_port_.send(s.q->front())) {
+                    *s.refused = true;
+                    break;
+                }
+                *s.refused = false;
+                s.q->pop_front();
+                progress = true;
+            }
+        }
     }
     unstall();
 }
@@ -417,7 +440,10 @@ void L2Bank::unstall() {
     wake_at(now());
 }
 
-void L2Bank::recv_retry(RequestPort&) { try_send(); }
+void L2Bank::recv_retry(RequestPort&) {
+    reads_refused_ = writes_refused_ = false;
+    try_send();
+}
 
 void L2Bank::recv_response(MemRequest* r, RequestPort&) {
     --mem_in_flight_;

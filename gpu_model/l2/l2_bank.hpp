@@ -98,7 +98,10 @@ private:
     void send_to_memory(MemRequest* r);
     void try_send();
     void unstall();
-    bool memory_room(uint32_t n) const { return mem_out_.size() + mem_reserved_ + n <= cfg_.memory_queue; }
+    // Reads (fills, unit fetches) and writes (bypassed stores, write-backs) wait for the
+    // memory back end in queues of their own, memory_queue deep each.
+    bool read_room(uint32_t n) const { return mem_reads_.size() + mem_reserved_ + n <= cfg_.memory_queue; }
+    bool write_room(uint32_t n) const { return mem_writes_.size() + n <= cfg_.memory_queue; }
 
     L2Config cfg_;
     const L2AddressMap& map_;
@@ -113,8 +116,10 @@ private:
     RingQueue<MemRequest*> fills_;
     RingQueue<UnitLine> unit_fills_;  // lines of unit fetches waiting for their array write
     MemRequest* last_fetch_ = nullptr;  // the line fetch fetch() made last (for convert_to_unit)
-    RingQueue<MemRequest*> mem_out_;
-    uint32_t mem_reserved_ = 0;  // memory-queue slots promised to fetches in lookup
+    RingQueue<MemRequest*> mem_reads_;
+    RingQueue<MemRequest*> mem_writes_;
+    bool reads_refused_ = false, writes_refused_ = false;  // head refused since the last retry
+    uint32_t mem_reserved_ = 0;  // read-queue slots promised to fetches in lookup
     uint64_t mem_in_flight_ = 0;
     uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
     Tick busy_until_ = 0;
