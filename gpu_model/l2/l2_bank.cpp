@@ -49,6 +49,8 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       prefetches_(stats().counter("prefetches", "fills issued by the L2 policy")),
       prefetch_drops_(stats().counter("prefetch_drops", "policy prefetches dropped for lack of MSHR/queue room")),
       bypassed_writes_(stats().counter("bypassed_writes", "stores sent straight to memory by the policy")),
+      bypass_invalidations_(stats().counter("bypass_invalidations", "lines invalidated by a bypassed store")),
+      bypass_updates_(stats().counter("bypass_updates", "lines a bypassed store wrote in place")),
       busy_cycles_(stats().counter("busy_cycles", "cycles the bank array was occupied", "cycles")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
       mshr_occupancy_(mshr_avg_) {}
@@ -130,10 +132,25 @@ bool L2Bank::serve(MemRequest* r) {
             if (r->op == MemOp::Write && policy_.bypass_write(*r)) {
                 // Queued apart from the reads: the input slot frees at once, and a store
                 // the back end refuses holds up no read (V-B: small writes are buffered).
-                if (!write_room(1)) return false;
+                if (!write_room(l && l->dirty && !policy_.bypass_hit_updates() ? 2 : 1)) return false;
                 ++bypassed_writes_;
+                uint32_t busy = 1;
+                if (l) {
+                    // Paper I: "ZnG constructs L2 cache as a read-only cache": the store's
+                    // line must not stay stale here.
+                    if (policy_.bypass_hit_updates()) {
+                        ++bypass_updates_;
+                        tags_.touch(set, static_cast<uint32_t>(way));
+                        busy = cfg_.write_latency;  // the data is written into the array
+                    } else {
+                        ++bypass_invalidations_;
+                        if (l->dirty) writeback(*l);  // the line's other bytes, ahead of the store
+                        policy_.on_evict(*l);
+                        tags_.invalidate(set, static_cast<uint32_t>(way));
+                    }
+                }
                 send_to_memory(r);
-                occupy(1);
+                occupy(busy);
                 return true;
             }
             if (l) {

@@ -140,6 +140,8 @@ private:
     Counter& prefetches_;
     Counter& prefetch_drops_;
     Counter& bypassed_writes_;
+    Counter& bypass_invalidations_;
+    Counter& bypass_updates_;
     Counter& busy_cycles_;
     Average& mshr_avg_;
     OccupancyTracker mshr_occupancy_;

@@ -57,6 +57,10 @@ public:
     virtual void on_evict(const TagLine& line) { (void)line; }
     // True: this store skips the L2 and goes straight to memory.
     virtual bool bypass_write(const MemRequest& r) { (void)r; return false; }
+    // A bypassed store found its line in the L2: true writes the store's data into the
+    // line in place (the line does not become dirty: the store goes on to memory), false
+    // invalidates the line. Either way no stale copy stays.
+    virtual bool bypass_hit_updates() const { return false; }
     // Ways (bit w = way w) a fill for `r` may replace; pinning withholds ways.
     virtual uint64_t fill_ways(const MemRequest& r) { (void)r; return ~0ull; }
     // Write redirection (ZnG IV-C). A store or write-back left a dirty line in the L2:

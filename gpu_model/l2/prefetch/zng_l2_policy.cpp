@@ -42,6 +42,9 @@ const ComponentSchema& ZngL2Policy::schema() {
                 uint_param("monitor_window", "256", "dynamic: evictions per access-monitor decision", 1, 1u << 30),
                 typed_param("write_bypass", ParamType::Bool, "false",
                             "stores skip the L2 (read cache, III-C) unless redirected into pinned lines"),
+                choice_param("bypass_hit", "invalidate", {"invalidate", "update"},
+                             "a bypassed store that finds its line in the L2: invalidate it (the L2 is read-only, "
+                             "paper I) or write it in place, clean, holding the bank for the write latency"),
                 typed_param("pin_share", ParamType::Real, "0",
                             "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
             },
@@ -91,6 +94,7 @@ ZngL2PolicyConfig ZngL2Policy::read(const Params& p, const L2PolicyContext& ctx)
         p.fail("unit_initial", "outside [unit_min, unit_max]");
     if (c.monitor.low > c.monitor.high) p.fail("waste_low", "above waste_high");
     c.write_bypass = p.flag("write_bypass");
+    c.bypass_hit_update = p.str("bypass_hit") == "update";
     c.pin_share = p.real("pin_share");
     return c;
 }

@@ -38,6 +38,7 @@ struct ZngL2PolicyConfig {
     PcPagePredictorConfig predictor;
     PrefetchAccessMonitorConfig monitor;
     bool write_bypass = false;
+    bool bypass_hit_update = false;  // bypass_hit: update (else invalidate)
     double pin_share = 0;
 };
 
@@ -53,6 +54,7 @@ public:
     void on_fill(TagLine& line, bool prefetch) override;
     void on_evict(const TagLine& line) override;
     bool bypass_write(const MemRequest& r) override;
+    bool bypass_hit_updates() const override { return cfg_.bypass_hit_update; }
     // Redirection: a store kept in the L2 pins its line while its page's flash registers
     // thrash and the pinned share has room.
     bool pin_write(const MemRequest& r) override;
