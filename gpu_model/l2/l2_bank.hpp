@@ -5,6 +5,9 @@
 // fill) holds the bank for the technology's write latency (STT-MRAM: 5 cycles), which
 // is what makes STT-MRAM writes expensive. Fills go before new requests (they hold
 // MSHRs); read data is forwarded to the requesters as the fill arrives.
+// A demand miss the policy prefetches around becomes a unit fetch (L2Cache): one
+// multi-line request from this bank, whose lines are then written by their owner banks.
+// Reads and writes wait for the memory back end in separate queues, tried apart.
 #pragma once
 #include <cstdint>
 
