@@ -36,6 +36,9 @@ public:
     uint64_t medium_bytes_written() const override { return backbone_->bytes_programmed(); }
     uint64_t capacity_bytes() const override { return backbone_->geometry().capacity_bytes(); }
     bool recv_request(MemRequest* r, ResponsePort& port) override;
+    // Any read inside one flash page is one command, one sense or register hit, one
+    // port transfer and one network message.
+    uint64_t max_read_bytes() const override { return backbone_->geometry().page_size(); }
 
     // FlashOpExecutor
     const FlashGeometry& geometry() const override { return backbone_->geometry(); }

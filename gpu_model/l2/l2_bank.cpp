@@ -4,16 +4,17 @@
 #include <bit>
 
 #include "gpu_model/common/sector.hpp"
+#include "gpu_model/l2/l2_cache.hpp"
 
 namespace zng::gpu {
 
 L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
-               const L2AddressMap& map, L2Policy& policy, L2PrefetchSink& sink)
+               const L2AddressMap& map, L2Policy& policy, L2Cache& l2)
     : Component(sim, std::move(name), clock),
       cfg_(cfg),
       map_(map),
       policy_(policy),
-      sink_(sink),
+      l2_(l2),
       cpu_port_(*this, this->name() + ".in"),
       mem_port_(*this, this->name() + ".mem"),
       tags_(cfg.sets_per_bank(), cfg.ways),
@@ -21,7 +22,9 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
       input_(cfg.input_queue),
       fills_(16),
-      mem_out_(cfg.memory_queue),
+      unit_fills_(64),
+      mem_reads_(cfg.memory_queue),
+      mem_writes_(cfg.memory_queue),
       responses_(sim,
                  [this](MemRequest*& r) {
                      if (!r->passed(Stage::L2Done)) r->mark(Stage::L2Done, now());
@@ -46,12 +49,14 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       prefetches_(stats().counter("prefetches", "fills issued by the L2 policy")),
       prefetch_drops_(stats().counter("prefetch_drops", "policy prefetches dropped for lack of MSHR/queue room")),
       bypassed_writes_(stats().counter("bypassed_writes", "stores sent straight to memory by the policy")),
+      bypass_invalidations_(stats().counter("bypass_invalidations", "lines invalidated by a bypassed store")),
+      bypass_updates_(stats().counter("bypass_updates", "lines a bypassed store wrote in place")),
       busy_cycles_(stats().counter("busy_cycles", "cycles the bank array was occupied", "cycles")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
       mshr_occupancy_(mshr_avg_) {}
 
 bool L2Bank::idle() const {
-    return input_.empty() && fills_.empty() && mem_out_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
+    return input_.empty() && fills_.empty() && unit_fills_.empty() && mem_reads_.empty() && mem_writes_.empty() && mshr_.in_use() == 0 && mem_in_flight_ == 0 &&
            responses_.empty() && lookups_.empty();
 }
 
@@ -86,6 +91,10 @@ void L2Bank::tick() {
         MemRequest* f = fills_.front();
         fills_.pop_front();
         fill(f);
+    } else if (!unit_fills_.empty()) {
+        const UnitLine ul = unit_fills_.front();
+        unit_fills_.pop_front();
+        install_unit_line(ul);
     } else if (!input_.empty() && !stalled_) {
         if (serve(input_.front())) {
             input_.pop_front();
@@ -97,7 +106,7 @@ void L2Bank::tick() {
             stalled_ = true;
         }
     }
-    if (!fills_.empty() || (!input_.empty() && !stalled_))
+    if (!fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_))
         sim().schedule(tick_ev_, std::max(busy_until_, edge_.edge_after(now(), 1)));
 }
 
@@ -121,10 +130,27 @@ bool L2Bank::serve(MemRequest* r) {
         case MemOp::Write:
         case MemOp::Writeback:
             if (r->op == MemOp::Write && policy_.bypass_write(*r)) {
-                if (!memory_room(1)) return false;
+                // Queued apart from the reads: the input slot frees at once, and a store
+                // the back end refuses holds up no read (V-B: small writes are buffered).
+                if (!write_room(l && l->dirty && !policy_.bypass_hit_updates() ? 2 : 1)) return false;
                 ++bypassed_writes_;
+                uint32_t busy = 1;
+                if (l) {
+                    // Paper I: "ZnG constructs L2 cache as a read-only cache": the store's
+                    // line must not stay stale here.
+                    if (policy_.bypass_hit_updates()) {
+                        ++bypass_updates_;
+                        tags_.touch(set, static_cast<uint32_t>(way));
+                        busy = cfg_.write_latency;  // the data is written into the array
+                    } else {
+                        ++bypass_invalidations_;
+                        if (l->dirty) writeback(*l);  // the line's other bytes, ahead of the store
+                        policy_.on_evict(*l);
+                        tags_.invalidate(set, static_cast<uint32_t>(way));
+                    }
+                }
                 send_to_memory(r);
-                occupy(1);
+                occupy(busy);
                 return true;
             }
             if (l) {
@@ -141,7 +167,7 @@ bool L2Bank::serve(MemRequest* r) {
             }
             if (r->sector_mask == full_sector_mask(cfg_.line) && mshr_.find(line) == MshrTable::kNone) {
                 // The store covers the whole line: allocate without fetching it.
-                if (!memory_room(1)) return false;
+                if (!write_room(1)) return false;  // the write-back the allocation may cause
                 ++write_misses_;
                 TagLine& nl = allocate(set, line, *r);
                 nl.dirty = true;
@@ -175,12 +201,16 @@ bool L2Bank::miss(MemRequest* r, uint64_t line) {
         if (!mshr_.can_merge(e)) return false;
         mshr_.add_waiter(e, r);
         ++merges_;
+    } else if (const auto u = l2_.merge_into_unit(line, r); u != L2Cache::UnitMerge::None) {
+        if (u == L2Cache::UnitMerge::Full) return false;
+        ++merges_;  // waits on a unit fetch issued by this or another bank
     } else {
-        if (mshr_.full() || !memory_room(2)) return false;  // the fill, and the write-back it may cause
+        if (mshr_.full() || !read_room(1) || !write_room(1)) return false;  // the fill, and the write-back it may cause
         fetch(line, *r, 0, r);
         ++(r->op == MemOp::Read ? misses_ : r->op == MemOp::Atomic ? atomics_ : write_misses_);
         policy_.on_access(*r, nullptr);
-        policy_.on_miss(*r, sink_);
+        policy_.on_miss(*r, l2_);  // may turn the fetch into a unit fetch
+        last_fetch_ = nullptr;
         occupy(1);
         return true;
     }
@@ -210,13 +240,86 @@ bool L2Bank::fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRe
     f->tag = (static_cast<uint64_t>(e) << 2) | kFill;
     ++mem_reserved_;
     lookups_.push(f, edge_.edge_after(now(), cfg_.read_latency));
+    last_fetch_ = f;
     return true;
+}
+
+int L2Bank::convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, uint32_t bytes) {
+    const int e = mshr_.find(demand_line);
+    MemRequest* f = last_fetch_;
+    if (e == MshrTable::kNone || !f || (f->paddr >> line_shift_) != demand_line)
+        throw SimError(name() + ": a unit fetch without the demand fetch it replaces");
+    for (uint32_t i = 0; i < mshr_.waiters(e); ++i)
+        if (l2_.merge_into_unit(demand_line, mshr_.waiter(e, i)) != L2Cache::UnitMerge::Merged)
+            throw SimError(name() + ": a unit fetch could not take its demand miss");
+    mshr_.release(e);
+    const int ue = mshr_.allocate(kUnitKey | u, kUnitEntry);
+    f->vaddr -= f->paddr - paddr;
+    f->paddr = paddr;
+    f->size = bytes;
+    f->tag = (static_cast<uint64_t>(ue) << 2) | kUnit;
+    f->context = this;
+    last_fetch_ = nullptr;
+    return ue;
+}
+
+void L2Bank::unit_line_arrived(uint32_t u, uint64_t line) {
+    unit_fills_.push_back({u, line});
+    wake_at(now());
+}
+
+void L2Bank::release_unit(int e) {
+    mshr_.release(e);
+    mshr_occupancy_.set(mshr_.in_use(), now());
+    unstall();
+}
+
+void L2Bank::install_unit_line(const UnitLine& ul) {
+    const L2Cache::UnitFetch& uf = l2_.unit(ul.unit);
+    const uint64_t paddr = ul.line << line_shift_;
+    const uint32_t set = set_of(paddr);
+    const int way = tags_.find(set, ul.line);
+    TagLine* l;
+    if (way == TagArray::kMiss) {
+        // Lines other than the demand line are prefetched (tag prefetch bit, IV-B).
+        const bool prefetched = ul.line != uf.demand_line;
+        l = &allocate(set, ul.line, uf.cause);
+        l->prefetched = prefetched;
+        policy_.on_fill(*l, prefetched);
+        occupy(cfg_.write_latency);  // the fill writes the array
+    } else {
+        // Valid already (a whole-line store allocated it): newer than the unit's copy.
+        l = &tags_.at(set, static_cast<uint32_t>(way));
+        occupy(1);
+    }
+    for (const auto& [line, r] : uf.waiters)
+        if (line == ul.line) answer(*l, r);
+    l2_.unit_line_done(ul.unit, ul.line);
+    unstall();
+}
+
+void L2Bank::answer(TagLine& l, MemRequest* r) {
+    l.accessed = true;
+    switch (r->op) {
+        case MemOp::Read: respond(r, 0); break;
+        case MemOp::Atomic:
+            l.dirty = true;
+            l.app = r->app;
+            respond(r, cfg_.write_latency);
+            break;
+        default:
+            l.dirty = true;
+            l.app = r->app;
+            pin_if_redirected(l, *r);
+            respond(r, 0);
+            break;
+    }
 }
 
 bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
     const uint64_t line = paddr >> line_shift_;
-    if (tags_.find(set_of(paddr), line) != TagArray::kMiss || mshr_.find(line) != MshrTable::kNone) return false;
-    if (mshr_.full() || !memory_room(2)) {
+    if (holds(line) || l2_.unit_covers(line)) return false;
+    if (mshr_.full() || !read_room(1) || !write_room(1)) {
         ++prefetch_drops_;
         return false;
     }
@@ -269,21 +372,7 @@ void L2Bank::fill(MemRequest* f) {
             for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        l.accessed = true;
-        switch (r->op) {
-            case MemOp::Read: respond(r, 0); break;
-            case MemOp::Atomic:
-                l.dirty = true;
-                l.app = r->app;
-                respond(r, cfg_.write_latency);
-                break;
-            default:
-                l.dirty = true;
-                l.app = r->app;
-                pin_if_redirected(l, *r);
-                respond(r, 0);
-                break;
-        }
+        answer(l, r);
     }
     mshr_.release(e);
     mshr_occupancy_.set(mshr_.in_use(), now());
@@ -328,16 +417,36 @@ void L2Bank::writeback(const TagLine& victim) {
 void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, edge_.edge_after(now(), delay)); }
 
 void L2Bank::send_to_memory(MemRequest* r) {
-    mem_out_.push_back(r);
+    (is_write_op(r->op) ? mem_writes_ : mem_reads_).push_back(r);
     ++mem_in_flight_;
     if (is_write_op(r->op)) bytes_to_memory_ += r->size;
     try_send();
 }
 
 void L2Bank::try_send() {
-    while (!mem_out_.empty() && !mem_port_.waiting_retry()) {
-        if (!mem_port_.send(mem_out_.front())) break;
-        mem_out_.pop_front();
+    // Each queue's head is tried on its own: a refused store does not keep a read behind
+    // it from the back end, nor the reverse. Passes repeat while one makes progress, so
+    // the last attempt of a pass that leaves a request queued was a refusal and the port
+    // waits for the back end's retry. A queue refused since the last retry is not tried
+    // again while the port still waits for that retry.
+    struct Side {
+        RingQueue<MemRequest*>* q;
+        bool* refused;
+    };
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (const Side& s : {Side{&mem_reads_, &reads_refused_}, Side{&mem_writes_, &writes_refused_}}) {
+            if (*s.refused && mem_port_.waiting_retry()) continue;
+            while (!s.q->empty()) {
+                if (!mem_port_.send(s.q->front())) {
+                    *s.refused = true;
+                    break;
+                }
+                *s.refused = false;
+                s.q->pop_front();
+                progress = true;
+            }
+        }
     }
     unstall();
 }
@@ -348,7 +457,10 @@ void L2Bank::unstall() {
     wake_at(now());
 }
 
-void L2Bank::recv_retry(RequestPort&) { try_send(); }
+void L2Bank::recv_retry(RequestPort&) {
+    reads_refused_ = writes_refused_ = false;
+    try_send();
+}
 
 void L2Bank::recv_response(MemRequest* r, RequestPort&) {
     --mem_in_flight_;
@@ -361,6 +473,12 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         return;
     }
     bytes_from_memory_ += r->size;
+    if ((r->tag & 3) == kUnit) {
+        // No array work here: the unit's lines are written by their owner banks.
+        l2_.unit_arrived(static_cast<uint32_t>(mshr_.key(static_cast<int>(r->tag >> 2)) & ~kUnitKey), *r);
+        sim().requests().put(r);
+        return;
+    }
     fills_.push_back(r);
     wake_at(now());
 }

@@ -5,6 +5,9 @@
 // fill) holds the bank for the technology's write latency (STT-MRAM: 5 cycles), which
 // is what makes STT-MRAM writes expensive. Fills go before new requests (they hold
 // MSHRs); read data is forwarded to the requesters as the fill arrives.
+// A demand miss the policy prefetches around becomes a unit fetch (L2Cache): one
+// multi-line request from this bank, whose lines are then written by their owner banks.
+// Reads and writes wait for the memory back end in separate queues, tried apart.
 #pragma once
 #include <cstdint>
 
@@ -21,16 +24,32 @@
 
 namespace zng::gpu {
 
+class L2Cache;
+
 class L2Bank final : public Component, public MemResponder, public MemRequester {
 public:
     L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
-           const L2AddressMap& map, L2Policy& policy, L2PrefetchSink& sink);
+           const L2AddressMap& map, L2Policy& policy, L2Cache& l2);
 
     ResponsePort& cpu_port() { return cpu_port_; }
     RequestPort& mem_port() { return mem_port_; }
 
     // Fetches a line for the policy; false when present, already fetched, or no room.
     bool prefetch(uint64_t paddr, const MemRequest& cause);
+
+    // Unit fetches (L2Cache::prefetch_unit). The line is valid here or being fetched.
+    bool holds(uint64_t line) const {
+        return tags_.find(set_of(line << line_shift_), line) != TagArray::kMiss || mshr_.find(line) != MshrTable::kNone;
+    }
+    // Turns the line fetch just allocated for the demand miss of `demand_line` into the
+    // fetch of `bytes` from `paddr` for unit `u`: its waiters move to the unit, its MSHR
+    // entry becomes the unit's (returned). Called from the policy's on_miss.
+    int convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, uint32_t bytes);
+    // A line of unit `u` owned by this bank arrived: queued for its array write.
+    void unit_line_arrived(uint32_t u, uint64_t line);
+    // Every line of the unit is installed: its MSHR entry is free.
+    void release_unit(int e);
+    void wake() { unstall(); }
 
     // Writes back every dirty line owned by `app` (queued to memory like eviction
     // write-backs) and invalidates all of its lines. Returns at once, without waiting
@@ -55,8 +74,14 @@ public:
 
 private:
     EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
-    enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
-    enum Flags : uint32_t { kPrefetchEntry = 1 };
+    enum Kind : uint64_t { kFill = 1, kWriteback = 2, kUnit = 3 };
+    enum Flags : uint32_t { kPrefetchEntry = 1, kUnitEntry = 2 };
+    // MSHR key of a unit fetch: no line number has bit 63 set.
+    static constexpr uint64_t kUnitKey = uint64_t{1} << 63;
+    struct UnitLine {
+        uint32_t unit = 0;
+        uint64_t line = 0;
+    };
     bool own(const MemRequest* r) const { return r->context == this; }
     uint32_t set_of(uint64_t paddr) const { return static_cast<uint32_t>(map_.local_line(paddr) % tags_.sets()); }
 
@@ -66,6 +91,8 @@ private:
     bool miss(MemRequest* r, uint64_t line);
     bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
     void fill(MemRequest* f);
+    void install_unit_line(const UnitLine& ul);
+    void answer(TagLine& l, MemRequest* r);
     TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
     void pin_if_redirected(TagLine& l, const MemRequest& r);
     void writeback(const TagLine& victim);
@@ -74,12 +101,15 @@ private:
     void send_to_memory(MemRequest* r);
     void try_send();
     void unstall();
-    bool memory_room(uint32_t n) const { return mem_out_.size() + mem_reserved_ + n <= cfg_.memory_queue; }
+    // Reads (fills, unit fetches) and writes (bypassed stores, write-backs) wait for the
+    // memory back end in queues of their own, memory_queue deep each.
+    bool read_room(uint32_t n) const { return mem_reads_.size() + mem_reserved_ + n <= cfg_.memory_queue; }
+    bool write_room(uint32_t n) const { return mem_writes_.size() + n <= cfg_.memory_queue; }
 
     L2Config cfg_;
     const L2AddressMap& map_;
     L2Policy& policy_;
-    L2PrefetchSink& sink_;
+    L2Cache& l2_;
     ResponsePort cpu_port_;
     RequestPort mem_port_;
     TagArray tags_;
@@ -87,8 +117,12 @@ private:
     uint32_t line_shift_;
     RingQueue<MemRequest*> input_;
     RingQueue<MemRequest*> fills_;
-    RingQueue<MemRequest*> mem_out_;
-    uint32_t mem_reserved_ = 0;  // memory-queue slots promised to fetches in lookup
+    RingQueue<UnitLine> unit_fills_;  // lines of unit fetches waiting for their array write
+    MemRequest* last_fetch_ = nullptr;  // the line fetch fetch() made last (for convert_to_unit)
+    RingQueue<MemRequest*> mem_reads_;
+    RingQueue<MemRequest*> mem_writes_;
+    bool reads_refused_ = false, writes_refused_ = false;  // head refused since the last retry
+    uint32_t mem_reserved_ = 0;  // read-queue slots promised to fetches in lookup
     uint64_t mem_in_flight_ = 0;
     uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
     Tick busy_until_ = 0;
@@ -109,6 +143,8 @@ private:
     Counter& prefetches_;
     Counter& prefetch_drops_;
     Counter& bypassed_writes_;
+    Counter& bypass_invalidations_;
+    Counter& bypass_updates_;
     Counter& busy_cycles_;
     Average& mshr_avg_;
     OccupancyTracker mshr_occupancy_;

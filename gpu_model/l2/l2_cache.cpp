@@ -2,10 +2,17 @@
 
 #include "gpu_model/common/stat_sums.hpp"
 
+#include <bit>
+
 namespace zng::gpu {
 
 L2Cache::L2Cache(Simulator& sim, const std::string& name, const ClockDomain& clock, const L2Config& cfg)
-    : cfg_(cfg), map_(cfg.banks, cfg.interleave, cfg.line) {
+    : cfg_(cfg),
+      map_(cfg.banks, cfg.interleave, cfg.line),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
+      units_(static_cast<size_t>(cfg.banks) * cfg.mshr_entries),
+      unit_lines_(static_cast<uint64_t>(cfg.banks) * cfg.mshr_entries * kMaxUnitLines) {
+    for (uint32_t u = static_cast<uint32_t>(units_.size()); u-- > 0;) free_units_.push_back(u);
     L2PolicyContext ctx;
     ctx.banks = cfg.banks;
     ctx.line_size = cfg.line;
@@ -29,6 +36,7 @@ L2Cache::L2Cache(Simulator& sim, const std::string& name, const ClockDomain& clo
     add_sum_formula(g, "evictions", "valid lines replaced, all banks", banks, "evictions");
     flushes_ = &g.counter("flushes", "application flushes requested (before a merge)");
     flushed_lines_ = &g.counter("flushed_lines", "dirty lines written back by application flushes");
+    unit_merges_ = &g.counter("unit_merges", "demand misses that waited on a unit fetch in flight, all banks");
     flush_invalidations_ =
         &g.counter("flush_invalidations", "lines invalidated by application flushes, clean or dirty");
 }
@@ -42,7 +50,86 @@ void L2Cache::flush_app(uint16_t app) {
     }
 }
 
+L2PrefetchSink::UnitResult L2Cache::prefetch_unit(uint64_t first_line, uint32_t lines, const MemRequest& cause) {
+    const uint64_t bytes = uint64_t{lines} << line_shift_;
+    const uint64_t start = first_line << line_shift_;
+    // Only a back end that serves the whole window as one transaction gets it.
+    if (lines < 2 || lines > kMaxUnitLines || bytes > max_read_bytes_ ||
+        start / max_read_bytes_ != (start + bytes - 1) / max_read_bytes_)
+        return {};
+    const uint64_t demand = cause.paddr >> line_shift_;
+    uint64_t mask = 0;
+    uint32_t prefetched = 0;
+    for (uint32_t i = 0; i < lines; ++i) {
+        const uint64_t l = first_line + i;
+        if (l != demand) {
+            // Present or already on its way: the unit does not fetch it again.
+            if (unit_lines_.contains(l) || banks_[map_.bank(l << line_shift_)]->holds(l)) continue;
+            ++prefetched;
+        }
+        mask |= uint64_t{1} << i;
+    }
+    if (prefetched == 0) return {L2PrefetchSink::UnitResult::Issued, 0};
+    if (free_units_.empty()) throw SimError("L2: more unit fetches than MSHR entries");
+    const uint32_t u = free_units_.back();
+    free_units_.pop_back();
+    UnitFetch& f = units_[u];
+    f.first_line = first_line;
+    f.demand_line = demand;
+    f.pending = mask;
+    f.home = map_.bank(cause.paddr);
+    f.cause = cause;
+    f.waiters.clear();
+    f.per_line.fill(0);
+    f.valid = true;
+    for (uint64_t m = mask; m; m &= m - 1) unit_lines_.put(first_line + static_cast<uint64_t>(std::countr_zero(m)), u);
+    f.mshr = banks_[f.home]->convert_to_unit(demand, u, start, static_cast<uint32_t>(bytes));
+    return {L2PrefetchSink::UnitResult::Issued, prefetched};
+}
+
+L2Cache::UnitMerge L2Cache::merge_into_unit(uint64_t line, MemRequest* r) {
+    const uint32_t* u = unit_lines_.get(line);
+    if (!u) return UnitMerge::None;
+    UnitFetch& f = units_[*u];
+    uint8_t& n = f.per_line[line - f.first_line];
+    if (n >= cfg_.mshr_merge) return UnitMerge::Full;
+    ++n;
+    f.waiters.emplace_back(line, r);
+    if (line != f.demand_line || f.waiters.size() > 1) ++*unit_merges_;  // not the cause itself
+    return UnitMerge::Merged;
+}
+
+void L2Cache::unit_arrived(uint32_t u, const MemRequest& fill) {
+    UnitFetch& f = units_[u];
+    // The demand miss that caused the unit owns the transaction's journey to memory and back.
+    for (auto& [line, r] : f.waiters)
+        if (line == f.demand_line) {
+            for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
+                if (fill.stamp[s]) r->stamp[s] = fill.stamp[s];
+            break;
+        }
+    // Lines of a page are interleaved over the banks: each owner writes its own lines.
+    for (uint64_t m = f.pending; m; m &= m - 1) {
+        const uint64_t line = f.first_line + static_cast<uint64_t>(std::countr_zero(m));
+        banks_[map_.bank(line << line_shift_)]->unit_line_arrived(u, line);
+    }
+}
+
+void L2Cache::unit_line_done(uint32_t u, uint64_t line) {
+    UnitFetch& f = units_[u];
+    f.pending &= ~(uint64_t{1} << (line - f.first_line));
+    unit_lines_.erase(line);
+    // A bank stalled on a full waiter list of this line may go on.
+    for (auto& b : banks_) b->wake();
+    if (f.pending) return;
+    banks_[f.home]->release_unit(f.mshr);
+    f.valid = false;
+    f.waiters.clear();
+    free_units_.push_back(u);
+}
+
 bool L2Cache::idle() const {
+    if (units_in_flight() != 0) return false;
     for (const auto& b : banks_)
         if (!b->idle()) return false;
     return true;

@@ -32,7 +32,7 @@ const ComponentSchema& L2Config::schema() {
                 uint_param("mshr_entries", "64", "lines being fetched at once, per bank", 1, 1 << 16),
                 uint_param("mshr_merge", "16", "requests merged into one line fetch", 1, 4096),
                 uint_param("input_queue", "8", "requests buffered at each bank's crossbar side", 1, 1 << 16),
-                uint_param("memory_queue", "16", "requests buffered toward the memory back end, per bank", 2,
+                uint_param("memory_queue", "16", "requests buffered toward the memory back end, per bank and per direction (reads and writes queue apart)", 2,
                            1 << 16),
                 section_param("policy", "L2 policy / prefetcher hook (slot l2_policy; type none by default)"),
             },

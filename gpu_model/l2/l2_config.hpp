@@ -21,7 +21,7 @@ struct L2Config {
     uint32_t mshr_entries = 64;  // per bank
     uint32_t mshr_merge = 16;
     uint32_t input_queue = 8;    // requests buffered at a bank's crossbar side
-    uint32_t memory_queue = 16;  // requests waiting to enter the memory back end
+    uint32_t memory_queue = 16;  // requests waiting to enter the memory back end, reads and writes each
     const ConfigNode* policy = nullptr;  // `policy:` section (slot l2_policy)
     std::string path;                    // config path, for messages
 

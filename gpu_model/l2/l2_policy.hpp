@@ -25,6 +25,22 @@ public:
     virtual ~L2PrefetchSink() = default;
     // True if a fill was issued.
     virtual bool prefetch(uint64_t paddr, const MemRequest& cause) = 0;
+
+    // Paper I: "Z-NAND has to fetch a whole 4KB flash page to serve a 128B data block.
+    // ZnG increases the GPU L2 cache sizes to buffer the pages fetched from Z-NAND".
+    // The demand read miss `cause` (its line fetch just allocated) and the prefetch of
+    // the other lines of the window [first_line, first_line + lines) become one memory
+    // transaction. Unsupported: the back end cannot serve it whole (the policy falls
+    // back to line prefetches); Issued: `prefetched` lines besides the demand line are
+    // fetched with it (0: every other line was present or in flight, nothing changed).
+    struct UnitResult {
+        enum Status : uint8_t { Unsupported, Issued } status = Unsupported;
+        uint32_t prefetched = 0;
+    };
+    virtual UnitResult prefetch_unit(uint64_t first_line, uint32_t lines, const MemRequest& cause) {
+        (void)first_line, (void)lines, (void)cause;
+        return {};
+    }
 };
 
 class L2Policy {
@@ -41,6 +57,10 @@ public:
     virtual void on_evict(const TagLine& line) { (void)line; }
     // True: this store skips the L2 and goes straight to memory.
     virtual bool bypass_write(const MemRequest& r) { (void)r; return false; }
+    // A bypassed store found its line in the L2: true writes the store's data into the
+    // line in place (the line does not become dirty: the store goes on to memory), false
+    // invalidates the line. Either way no stale copy stays.
+    virtual bool bypass_hit_updates() const { return false; }
     // Ways (bit w = way w) a fill for `r` may replace; pinning withholds ways.
     virtual uint64_t fill_ways(const MemRequest& r) { (void)r; return ~0ull; }
     // Write redirection (ZnG IV-C). A store or write-back left a dirty line in the L2:

@@ -45,6 +45,10 @@ public:
     virtual uint64_t medium_bytes_written() const = 0;
     // Capacity of the physical address space the back end serves.
     virtual uint64_t capacity_bytes() const = 0;
+    // Largest read served as ONE transaction (one command, one medium access, one
+    // transfer) when it lies inside one aligned block of that many bytes; 0: reads are
+    // one L2 line. The L2 sends a multi-line fill only to a back end that declares it.
+    virtual uint64_t max_read_bytes() const { return 0; }
 };
 
 using MemoryBackendSlot = Slot<MemoryBackend, Simulator&, const BackendContext&>;

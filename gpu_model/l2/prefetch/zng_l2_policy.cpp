@@ -1,5 +1,6 @@
 #include "gpu_model/l2/prefetch/zng_l2_policy.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -40,14 +41,23 @@ const ComponentSchema& ZngL2Policy::schema() {
                 typed_param("waste_low", ParamType::Real, "0.05", "dynamic: grow the unit below this waste (V-D)", 0,
                             1),
                 uint_param("monitor_window", "256", "dynamic: evictions per access-monitor decision", 1, 1u << 30),
+                uint_param("decision_table", "1024",
+                           "predictor decisions awaiting their verdict for predictor_accuracy (a measurement bound, "
+                           "not modelled hardware; the oldest is judged early when full)",
+                           1, 1u << 20),
                 typed_param("write_bypass", ParamType::Bool, "false",
                             "stores skip the L2 (read cache, III-C) unless redirected into pinned lines"),
+                choice_param("bypass_hit", "invalidate", {"invalidate", "update"},
+                             "a bypassed store that finds its line in the L2: invalidate it (the L2 is read-only, "
+                             "paper I) or write it in place, clean, holding the bank for the write latency"),
                 typed_param("pin_share", ParamType::Real, "0",
                             "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
             },
         .ports = {},
         .stats = {"predictor_checks, predictor_triggers: misses tested / that passed the cutoff",
-                  "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use",
+                  "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use (line accuracy)",
+                  "predictor_accuracy: accuracy of the predictor's prefetch / no-prefetch decisions (Fig. 15b)",
+                  "unit_fetches: multi-line transactions (demand line + prefetched lines of the window)",
                   "prefetch_unit (series), unit_average, unit_halvings, unit_growths: the dynamic unit",
                   "waste_ratio, window_waste: unused prefetched / evicted lines",
                   "writes_bypassed, writes_redirected: stores sent on / kept in the L2",
@@ -89,7 +99,9 @@ ZngL2PolicyConfig ZngL2Policy::read(const Params& p, const L2PolicyContext& ctx)
     if (c.monitor.initial < c.monitor.min || c.monitor.initial > c.monitor.max)
         p.fail("unit_initial", "outside [unit_min, unit_max]");
     if (c.monitor.low > c.monitor.high) p.fail("waste_low", "above waste_high");
+    c.decision_table = p.u32("decision_table");
     c.write_bypass = p.flag("write_bypass");
+    c.bypass_hit_update = p.str("bypass_hit") == "update";
     c.pin_share = p.real("pin_share");
     return c;
 }
@@ -100,11 +112,14 @@ ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2
       line_shift_(static_cast<uint32_t>(std::countr_zero(ctx.line_size))),
       predictor_(cfg.predictor),
       monitor_(cfg.monitor),
+      decisions_(cfg.decision_table, std::min<uint32_t>(cfg.page / ctx.line_size, 64)),
       pin_limit_(static_cast<uint64_t>(std::floor(cfg.pin_share * static_cast<double>(ctx.size / ctx.line_size)))),
       predictor_checks_(StatGroup(sim.stats(), ctx.stats_prefix).counter("predictor_checks", "read misses tested")),
       predictor_triggers_(StatGroup(sim.stats(), ctx.stats_prefix)
                               .counter("predictor_triggers", "read misses whose PC counter exceeded the threshold")),
       prefetch_issued_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_issued", "line prefetches issued")),
+      unit_fetches_(StatGroup(sim.stats(), ctx.stats_prefix)
+                        .counter("unit_fetches", "demand misses fetched with their prefetch as one memory transaction")),
       prefetch_fills_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_fills", "lines filled by a prefetch")),
       prefetch_used_(StatGroup(sim.stats(), ctx.stats_prefix)
                          .counter("prefetch_used", "prefetched lines a demand access used")),
@@ -126,8 +141,13 @@ ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2
       pinned_at_pin_(StatGroup(sim.stats(), ctx.stats_prefix)
                          .average("pinned_lines_at_pin", "pinned lines, sampled at each pin", "lines")) {
     StatGroup st(sim.stats(), ctx.stats_prefix);
-    st.formula("accuracy", "prefetched lines used by a demand access / prefetched lines filled", "",
+    st.formula("accuracy", "line accuracy: prefetched lines used by a demand access / prefetched lines filled", "",
                [this] { return accuracy(); });
+    st.formula("predictor_accuracy",
+               "decision accuracy (Fig. 15b): predictor decisions judged correct / decisions (prefetch: >= half of "
+               "its lines used before eviction; no prefetch: < half of the window's other lines demanded while "
+               "the missed line stays); decisions still waiting at the end are judged on what happened so far",
+               "", [this] { return decisions_.accuracy(); });
     st.formula("waste_ratio", "unused prefetched lines / evicted lines, whole run", "", [this] {
         return monitor_.total_evicted() ? static_cast<double>(monitor_.total_unused()) /
                                               static_cast<double>(monitor_.total_evicted())
@@ -160,20 +180,35 @@ void ZngL2Policy::on_access(const MemRequest& r, TagLine* line) {
     if (r.op == MemOp::Read) predictor_.observe(r.pc, r.warp, r.paddr);
     // A mark in the line rather than a set of line addresses: the hit path then reads
     // only the line it already holds.
+    bool first_use = false;
     if (line && line->prefetched && line->unused_prefetch) {
         line->unused_prefetch = false;
         ++prefetch_used_;
+        first_use = true;
     }
+    if (r.op == MemOp::Read) decisions_.demanded(r.paddr >> line_shift_, first_use);
 }
 
 void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
     if (r.op != MemOp::Read || cfg_.mode == PrefetchMode::None) return;
     if (cfg_.mode == PrefetchMode::Predicted || cfg_.mode == PrefetchMode::Dynamic) {
         ++predictor_checks_;
-        if (!predictor_.predicts_locality(r.pc)) return;
+        const bool prefetch = predictor_.predicts_locality(r.pc);
+        const LineWindow dw = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
+        if (dw.lines <= 64) decisions_.decide(prefetch, dw.first_line, static_cast<uint32_t>(dw.lines), r.paddr >> line_shift_);
+        if (!prefetch) return;
         ++predictor_triggers_;
     }
     const LineWindow w = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
+    // IV-B: the access monitor adjusts "the access granularity of data prefetch": the
+    // demand miss and its prefetch are one fetch of the unit when the back end can serve
+    // it whole, else (below) one fetch per line.
+    const auto unit = sink.prefetch_unit(w.first_line, static_cast<uint32_t>(w.lines), r);
+    if (unit.status == L2PrefetchSink::UnitResult::Issued) {
+        prefetch_issued_ += unit.prefetched;
+        if (unit.prefetched) ++unit_fetches_;
+        return;
+    }
     const uint64_t missed = r.paddr >> line_shift_;
     for (uint64_t l = w.first_line; l < w.first_line + w.lines; ++l) {
         if (l == missed) continue;
@@ -185,10 +220,13 @@ void ZngL2Policy::on_fill(TagLine& line, bool prefetch) {
     if (!prefetch) return;
     ++prefetch_fills_;
     line.unused_prefetch = true;
+    decisions_.prefetch_filled(line.tag);
 }
 
 void ZngL2Policy::on_evict(const TagLine& line) {
-    if (line.prefetched && line.unused_prefetch && line.accessed) ++prefetch_used_;
+    const bool used_at_evict = line.prefetched && line.unused_prefetch && line.accessed;
+    if (used_at_evict) ++prefetch_used_;
+    decisions_.evicted(line.tag, line.prefetched && line.accessed);
     if (cfg_.mode == PrefetchMode::Dynamic) {
         switch (monitor_.on_evict(line.prefetched, line.accessed)) {
             case PrefetchAccessMonitor::Change::Halved: ++unit_halvings_; break;

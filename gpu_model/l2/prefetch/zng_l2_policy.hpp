@@ -24,6 +24,7 @@
 
 #include "flash_model/write_redirection.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
+#include "gpu_model/l2/prefetch/decision_accuracy.hpp"
 #include "gpu_model/l2/prefetch/pc_page_predictor.hpp"
 #include "gpu_model/l2/prefetch/prefetch_access_monitor.hpp"
 
@@ -37,7 +38,9 @@ struct ZngL2PolicyConfig {
     uint32_t page = 4096;        // flash page: prefetches stay inside it
     PcPagePredictorConfig predictor;
     PrefetchAccessMonitorConfig monitor;
+    uint32_t decision_table = 1024;  // predictor decisions awaiting their verdict
     bool write_bypass = false;
+    bool bypass_hit_update = false;  // bypass_hit: update (else invalidate)
     double pin_share = 0;
 };
 
@@ -53,6 +56,7 @@ public:
     void on_fill(TagLine& line, bool prefetch) override;
     void on_evict(const TagLine& line) override;
     bool bypass_write(const MemRequest& r) override;
+    bool bypass_hit_updates() const override { return cfg_.bypass_hit_update; }
     // Redirection: a store kept in the L2 pins its line while its page's flash registers
     // thrash and the pinned share has room.
     bool pin_write(const MemRequest& r) override;
@@ -66,8 +70,10 @@ public:
     uint64_t pin_limit() const { return pin_limit_; }
     const PcPagePredictor& predictor() const { return predictor_; }
     const PrefetchAccessMonitor& monitor() const { return monitor_; }
-    // Prefetched lines a demand access used / prefetched lines filled.
+    // Line accuracy: prefetched lines a demand access used / prefetched lines filled.
     double accuracy() const;
+    // Decision accuracy (Fig. 15b): correct predictor decisions / decisions.
+    const DecisionAccuracy& decisions() const { return decisions_; }
 
 private:
     ZngL2PolicyConfig cfg_;
@@ -75,6 +81,7 @@ private:
     uint32_t line_shift_;
     PcPagePredictor predictor_;
     PrefetchAccessMonitor monitor_;
+    DecisionAccuracy decisions_;
     const WriteRedirectionSource* source_ = nullptr;
     uint64_t pinned_ = 0;
     uint64_t pin_limit_;
@@ -82,6 +89,7 @@ private:
     Counter& predictor_checks_;
     Counter& predictor_triggers_;
     Counter& prefetch_issued_;
+    Counter& unit_fetches_;
     Counter& prefetch_fills_;
     Counter& prefetch_used_;
     Counter& unit_halvings_;
