@@ -14,19 +14,20 @@ NAME = "fig15b_predictor_accuracy"
 
 
 def accuracies(rows):
-    """{workload: accuracy} over the workloads whose predictor fired: with no prefetched
-    line the ratio is undefined (stats.json reports 0), so such a workload is left out."""
+    """{workload: decision accuracy} over the workloads whose predictor decided at least
+    once: with no decision the ratio is undefined (stats.json reports 0), so such a
+    workload is left out."""
     acc = {}
     for w in paper.WORKLOADS:
         r = one(rows, config="zng", workload=w)
-        if r and r.get("predictor_accuracy") is not None and r.get("prefetch_fills") != 0:
+        if r and r.get("predictor_accuracy") is not None and r.get("predictor_checks") != 0:
             acc[w] = r["predictor_accuracy"]
     return acc
 
 
 def silent(rows):
-    """Workloads whose run prefetched nothing."""
-    return [w for w in paper.WORKLOADS if (r := one(rows, config="zng", workload=w)) and r.get("prefetch_fills") == 0]
+    """Workloads whose predictor made no decision (no read miss was tested)."""
+    return [w for w in paper.WORKLOADS if (r := one(rows, config="zng", workload=w)) and r.get("predictor_checks") == 0]
 
 
 def draw(results_root, out):
@@ -48,7 +49,7 @@ def draw(results_root, out):
                                                 ["paper worst", paper.PREDICTOR_ACCURACY_WORST.value]]
     files.append(write_table(out, NAME, "Fig. 15b: predictor accuracy", ["workload", "accuracy"], table,
                              [paper.PREDICTOR_ACCURACY_MEAN.quote, paper.PREDICTOR_ACCURACY_WORST.quote,
-                              "No prefetch (predictor never fired), so no accuracy: "
+                              "No predictor decision (no read miss tested), so no accuracy: "
                               + (", ".join(silent(rows)) or "none")]))
     return files
 

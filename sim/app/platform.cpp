@@ -52,9 +52,10 @@ const ComponentSchema& run_schema() {
             {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
             {"stats_interval", ParamType::Time, "0",
              "sample time-series statistics (per-app requests, ...) every interval into series.csv (0 = off)"},
-            {"watchdog", ParamType::Time, "100ms",
+            {"watchdog", ParamType::Time, "1s",
              "stop with an error when no warp instruction retires for this much simulated time, reporting the "
-             "oldest request in flight (0 = off)"},
+             "oldest request in flight (0 = off); generous, because a GC merge blocks its application for "
+             "milliseconds and merges can follow each other"},
             {"data_set_ratio", ParamType::Real, "0",
              "size the capacities of data_set_capacities to this fraction of the applications' data set "
              "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
