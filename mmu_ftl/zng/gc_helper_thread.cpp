@@ -72,7 +72,7 @@ void GcHelperThread::request_merge(uint32_t group, std::function<void()> done) {
             const DbmtEntry& e = tables_.dbmt.at(tables_.lbmt.member(group, i));
             for (uint32_t p = 0; p < l.span(); ++p)
                 for (uint32_t pg = 0; pg < l.geometry().pages_per_block(); ++pg)
-                    (*shootdown_)(g.app, l.vpn_of(e.vbn, p, pg));
+                    (*shootdown_)(g.app, l.vpn_of(g.app, e.vbn, p, pg));
         }
     }
     start_next();

@@ -23,12 +23,17 @@ Setup make_setup(const Params& p, const TranslatorContext& ctx) {
     flash::FlashSpec spec = flash::load_flash_spec(ctx.root);
     const flash::FlashGeometry& g = spec.geometry;
     std::string span_name = p.str("data_block_span");
-    uint32_t span = span_name == "plane" ? 1 : span_name == "die" ? g.planes_per_die() : g.planes_per_package();
+    const DataBlockLayout::Span span = span_name == "plane" ? DataBlockLayout::Span::Plane
+                                       : span_name == "die" ? DataBlockLayout::Span::Die
+                                                            : DataBlockLayout::Span::Package;
+    // With an unknown number of applications (a translator built outside a platform) the
+    // planes cannot be split: every application then shares all of them.
+    const uint32_t apps = p.str("placement") == "app_planes" && ctx.apps > 1 ? ctx.apps : 1;
     std::optional<DataBlockLayout> layout;
     try {
-        layout.emplace(g, span);
+        layout.emplace(g, span, apps);
     } catch (const std::invalid_argument& e) {
-        p.fail("data_block_span", e.what());
+        p.fail("placement", e.what());
     }
     const uint32_t blocks = g.blocks_per_plane();
     const uint32_t group = p.u32("log_group_size");
@@ -62,6 +67,13 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
             ftl_schema::choice("data_block_span", "package", {"plane", "die", "package"},
                                "planes one data block spans (same block number in each): plane, die (its "
                                "planes) or package (all its planes; gives the paper's ~80 KB DBMT per TB)"),
+            // Paper IV-C: "SSD controller redirects the requests of different applications to
+            // access different flash planes, which can help reduce write amplification".
+            ftl_schema::choice("placement", "app_planes", {"shared", "app_planes"},
+                               "where co-running applications' pages go: shared (every application over all "
+                               "planes) or app_planes (the planes of every die split evenly among the "
+                               "applications, so each still spans every channel, package and die; one "
+                               "application keeps all planes)"),
             ftl_schema::param("log_group_size", ParamType::UInt, "8",
                               "data blocks sharing one physical log block (assumption: the paper leaves it open)",
                               1, 1024),
@@ -128,7 +140,7 @@ void ZngDbmtTranslator::attach(flash::FlashOpExecutor& exec) {
 }
 
 bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
-    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    const DataBlockLayout::Position pos = tables_.layout.locate(app, vpn);
     uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
     if (lbn == DataBlockMappingTable::kNoLbn) {
         DbmtEntry e;
@@ -155,7 +167,7 @@ bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
 }
 
 void ZngDbmtTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) {
-    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    const DataBlockLayout::Position pos = tables_.layout.locate(app, vpn);
     uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
     uint64_t ppn = 0;
     if (lbn != DataBlockMappingTable::kNoLbn && gc_.merging(tables_.dbmt.at(lbn).group)) {

@@ -110,7 +110,7 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
     max_time_ = run.time("max_sim_time");
     series_interval_ = run.time("stats_interval");
 
-    TranslatorContext tctx{&root};
+    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
     translator_ = translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
 
     std::vector<gpu::AppSpec> specs;
