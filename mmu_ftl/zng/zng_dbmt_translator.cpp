@@ -159,8 +159,11 @@ bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
         ++first_touches_;
     }
     const DbmtEntry& e = tables_.dbmt.at(lbn);
-    if (gc_.merging(e.group)) return false;  // held until the helper thread's merge ends
+    // Held until the helper thread's merge ends: the group's blocks from the merge
+    // request on, every block of the owner while the merge runs.
+    if (gc_.merging(e.group) || gc_.app_held(app)) return false;
     ++translations_;
+    gc_.note_translation(app, vpn);
     const flash::FlashGeometry& g = tables_.layout.geometry();
     ppn = g.encode(pos.addr.with_block(e.pdbn)) / g.page_size();
     return true;
@@ -172,6 +175,10 @@ void ZngDbmtTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done
     uint64_t ppn = 0;
     if (lbn != DataBlockMappingTable::kNoLbn && gc_.merging(tables_.dbmt.at(lbn).group)) {
         gc_.hold(app, vpn, tables_.dbmt.at(lbn).group, std::move(done));
+        return;
+    }
+    if (gc_.app_held(app)) {  // another block of the application whose merge runs
+        gc_.hold(app, vpn, gc_.active_group(), std::move(done));
         return;
     }
     // Not held (the merge ended between the walk and this call): the mapping is usable.

@@ -143,5 +143,67 @@ TEST(ZngPlacement, MoreApplicationsThanPlanesOfADieIsAConfigErrorNamingPlacement
     EXPECT_EQ(shared.ftl->tables().layout.units(), 2u);
 }
 
+// App 0 fills the log block of its group in unit 0 (data blocks of vpn 0 and vpn 16),
+// app 1 has touched vpn 0; then app 0's next rewrite starts the merge. Returns the tick
+// the merge began (its first operations are under way).
+Tick start_merge_of_app0(ZngFtlRig& rig, flash::FlashAddress& b_page) {
+    b_page = rig.page_of(1, 0);
+    const flash::FlashAddress d0 = rig.page_of(0, 0);
+    rig.page_of(0, 16);
+    for (uint32_t pg = 0; pg < 4; ++pg) rig.flash->write(d0.with_page(pg), [] {});
+    rig.sim.run();
+    const Tick start = rig.sim.now();
+    rig.flash->write(d0.with_page(0), [] {});  // log block full: merge
+    rig.sim.events().run_until(start + 1 * kMicrosecond);
+    EXPECT_TRUE(rig.ftl->gc().busy());
+    return start;
+}
+
+// How long after their issue app 1's read and write of its vpn 0, issued while app 0's
+// merge runs, complete.
+std::pair<Tick, Tick> app1_requests_during_merge(ZngFtlRig& rig, const flash::FlashAddress& b_page) {
+    const Tick issued = rig.sim.now();
+    uint64_t ppn = 0;
+    EXPECT_TRUE(rig.ftl->translate(1, 0, ppn));  // not held: another application
+    const flash::FlashAddress a = rig.spec.geometry.decode(ppn * rig.spec.geometry.page_size());
+    EXPECT_EQ(a, b_page);
+    Tick read_done = 0, write_done = 0;
+    flash::FlashOp op;
+    op.kind = flash::FlashOp::Read;
+    op.addr = a;
+    op.app = 1;
+    op.done = [&] { read_done = rig.sim.now(); };
+    rig.flash->submit(std::move(op));
+    rig.flash->write(a, [&] { write_done = rig.sim.now(); });
+    rig.sim.run();
+    return {read_done - issued, write_done - issued};
+}
+
+TEST(ZngPlacement, AMergeOfOneApplicationDelaysNoneOfAnothersRequests) {
+    // Two applications, app_planes: app 0 merges on plane 0 of channel 0, app 1's page is
+    // on plane 1. Issued during the merge, app 1's read takes tR = 3 us and its write (to
+    // its fresh log block, same plane, after the read) tPROG = 100 us more: done 3 us and
+    // 103 us after their issue, as on an idle flash.
+    ZngFtlRig split(small_ftl("app_planes"), 3 * kMicrosecond, 100 * kMicrosecond, 1 * kMillisecond, 2);
+    flash::FlashAddress b;
+    start_merge_of_app0(split, b);
+    EXPECT_EQ(b.plane, 1u);
+    auto [read_done, write_done] = app1_requests_during_merge(split, b);
+    EXPECT_EQ(read_done, 3 * kMicrosecond);
+    EXPECT_EQ(write_done, 103 * kMicrosecond);
+    EXPECT_EQ(split.ftl->gc().merges(), 1u);
+    EXPECT_EQ(split.ftl->gc().blocked_time(1), 0u);
+
+    // Shared planes: app 1's page sits on the merging plane 0, behind the merge's first
+    // read (tR = 3 us, issued at the same tick), so the read ends 3 + 3 = 6 us after its
+    // issue and the write 106 us.
+    ZngFtlRig shared(small_ftl("shared"), 3 * kMicrosecond, 100 * kMicrosecond, 1 * kMillisecond, 2);
+    start_merge_of_app0(shared, b);
+    EXPECT_EQ(b.plane, 0u);
+    auto [shared_read, shared_write] = app1_requests_during_merge(shared, b);
+    EXPECT_EQ(shared_read, 6 * kMicrosecond);
+    EXPECT_EQ(shared_write, 106 * kMicrosecond);
+}
+
 }  // namespace
 }  // namespace zng::test
