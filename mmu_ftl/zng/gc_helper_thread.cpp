@@ -11,7 +11,8 @@ GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup s
       pages_moved_(stats_.counter("pages_moved", "pages programmed into new data blocks by merges", "pages")),
       pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
       erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
-      held_(stats_.counter("held_translations", "translations held: their data block was merging or a merge of their application ran")),
+      held_(stats_.counter("held_translations",
+                          "translations held: their data block was merging or a merge of their application ran")),
       merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
     register_wear_stats(stats_);
 }
@@ -50,7 +51,9 @@ Counter& GcHelperThread::app_blocked(uint16_t app) {
     if (blocked_by_app_.size() <= app) blocked_by_app_.resize(app + 1u, nullptr);
     if (!blocked_by_app_[app])
         blocked_by_app_[app] = &stats_.counter("app" + std::to_string(app) + ".blocked_time",
-                                               "time from the request to the end of this application's merges (its requests held)", "ps");
+                                               "time from the request to the end of this application's merges "
+                                               "(its requests held)",
+                                               "ps");
     return *blocked_by_app_[app];
 }
 
