@@ -36,7 +36,8 @@ DataBlockLayout::DataBlockLayout(const flash::FlashGeometry& g, Span span, uint3
 uint32_t DataBlockLayout::share_of(uint16_t app) const {
     if (apps_ == 1) return 0;  // one share: every application uses all planes
     if (app >= apps_)
-        throw SimError("ZnG FTL: application " + std::to_string(app) + " has no flash plane: the planes were split among " +
+        throw SimError("ZnG FTL: application " + std::to_string(app) +
+                       " has no flash plane: the planes were split among " +
                        std::to_string(apps_) + " application(s) (translation.placement app_planes)");
     return app;
 }

@@ -61,7 +61,9 @@ public:
     // Inverse of locate(): the virtual page of `vbn` of `app` at plane `plane_in_unit`, page `page`.
     uint64_t vpn_of(uint16_t app, uint64_t vbn, uint32_t plane_in_unit, uint32_t page) const;
     // The same for application 0 (the only one of a layout whose planes are not split).
-    uint64_t vpn_of(uint64_t vbn, uint32_t plane_in_unit, uint32_t page) const { return vpn_of(0, vbn, plane_in_unit, page); }
+    uint64_t vpn_of(uint64_t vbn, uint32_t plane_in_unit, uint32_t page) const {
+        return vpn_of(0, vbn, plane_in_unit, page);
+    }
 
     uint32_t unit_of(const flash::FlashAddress& a) const;
     uint32_t plane_in_unit(const flash::FlashAddress& a) const;
