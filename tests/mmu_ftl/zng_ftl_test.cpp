@@ -294,3 +294,69 @@ TEST(ZngFtl, LongRandomWritesKeepEraseCountsLevel) {
 
 }  // namespace
 }  // namespace zng::test
+
+namespace zng::test {
+namespace {
+
+// log_block_pages: the FTL merges a group once a plane's log block holds that many pages,
+// so merges happen without shrinking the flash blocks. The flash back end asks
+// wait_for_merge() before each program of a dirty page, then log_block_for().
+bool program_through_ftl(ZngFtlRig& rig, const flash::FlashAddress& page, std::function<void()> resume) {
+    if (rig.ftl->wait_for_merge(page, std::move(resume))) return false;
+    rig.flash->write(page, [] {});
+    return true;
+}
+
+TEST(ZngFtl, LogBlockPagesThresholdMergesBeforeTheBlockIsFull) {
+    ZngFtlRig rig(small_ftl(", log_block_pages: 2"));
+    flash::FlashAddress d0 = rig.page_of(0, 0);  // data block 0 (unit 0), plane 0
+    rig.page_of(0, 16);                                 // data block 1, same group
+    int resumed = 0;
+    // Two programs fill the threshold of plane 0's log block (4 pages per block).
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(0), [&] { ++resumed; }));
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(1), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.ftl->gc().merges(), 0u);
+    EXPECT_EQ(rig.flash->log_writes, 2u);
+    // Plane 1 of the same group has used none of its pages: not held.
+    const flash::FlashAddress d0p1 = rig.page_of(0, 2);
+    ASSERT_EQ(d0p1.plane, 1u);
+    EXPECT_TRUE(program_through_ftl(rig, d0p1, [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.flash->log_writes, 3u);
+    uint64_t ppn = 0;
+    // The third program of plane 0 is held and starts the merge.
+    const Tick start = rig.sim.now();
+    Tick resumed_at = 0;
+    EXPECT_FALSE(program_through_ftl(rig, d0.with_page(2), [&] { resumed_at = rig.sim.now(); }));
+    EXPECT_TRUE(rig.ftl->gc().busy());
+    EXPECT_FALSE(rig.ftl->translate(0, 0, ppn));
+    rig.sim.run();
+    // Same merge as a full block: 2 members x 4 pages x (3 + 100) us = 824 us per plane,
+    // then 2 data-block erases and 1 log erase of 1 ms = 3,824 us.
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    EXPECT_EQ(resumed_at, start + 3824 * kMicrosecond);
+    EXPECT_EQ(rig.ftl->gc().pages_moved(), 16u);
+    // The counts restart: two more programs of plane 0 (of the moved data block) pass, the
+    // third merges again.
+    d0 = rig.page_of(0, 0);
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(2), [&] { ++resumed; }));
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(3), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_FALSE(program_through_ftl(rig, d0.with_page(0), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.ftl->gc().merges(), 2u);
+    EXPECT_EQ(resumed, 1);
+}
+
+TEST(ZngFtl, LogBlockPagesBeyondTheBlockIsAConfigError) {
+    try {
+        ZngFtlRig rig(small_ftl(", log_block_pages: 5"));  // blocks have 4 pages
+        FAIL() << "accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("log_block_pages"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace zng::test
