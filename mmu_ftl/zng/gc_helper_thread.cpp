@@ -11,7 +11,8 @@ GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup s
       pages_moved_(stats_.counter("pages_moved", "pages programmed into new data blocks by merges", "pages")),
       pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
       erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
-      held_(stats_.counter("held_translations", "translations held because their data block was merging")),
+      held_(stats_.counter("held_translations",
+                          "translations held: their data block was merging or a merge of their application ran")),
       merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
     register_wear_stats(stats_);
 }
@@ -50,7 +51,9 @@ Counter& GcHelperThread::app_blocked(uint16_t app) {
     if (blocked_by_app_.size() <= app) blocked_by_app_.resize(app + 1u, nullptr);
     if (!blocked_by_app_[app])
         blocked_by_app_[app] = &stats_.counter("app" + std::to_string(app) + ".blocked_time",
-                                               "time this application's merging blocks were held", "ps");
+                                               "time from the request to the end of this application's merges "
+                                               "(its requests held)",
+                                               "ps");
     return *blocked_by_app_[app];
 }
 
@@ -72,7 +75,7 @@ void GcHelperThread::request_merge(uint32_t group, std::function<void()> done) {
             const DbmtEntry& e = tables_.dbmt.at(tables_.lbmt.member(group, i));
             for (uint32_t p = 0; p < l.span(); ++p)
                 for (uint32_t pg = 0; pg < l.geometry().pages_per_block(); ++pg)
-                    (*shootdown_)(g.app, l.vpn_of(e.vbn, p, pg));
+                    (*shootdown_)(g.app, l.vpn_of(g.app, e.vbn, p, pg));
         }
     }
     start_next();
@@ -88,6 +91,23 @@ void GcHelperThread::hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTra
     parked_.push_back({app, vpn, group, std::move(done)});
 }
 
+void GcHelperThread::note_translation(uint16_t app, uint64_t vpn) {
+    const uint64_t key = (uint64_t{app} << 48) | vpn;
+    if (translated_set_.find(key) != FlatKeyMap::kNone) return;
+    translated_set_.insert(key, 0);
+    if (translated_.size() <= app) translated_.resize(app + 1u);
+    translated_[app].push_back(vpn);
+}
+
+void GcHelperThread::shoot_down_app(uint16_t app) {
+    if (app >= translated_.size()) return;
+    for (uint64_t vpn : translated_[app]) {
+        if (shootdown_ && *shootdown_) (*shootdown_)(app, vpn);
+        translated_set_.erase((uint64_t{app} << 48) | vpn);
+    }
+    translated_[app].clear();  // keeps its capacity for the next round
+}
+
 void GcHelperThread::start_next() {
     if (active_ != kIdle || queue_.empty()) return;
     if (!tables_.flash)
@@ -97,7 +117,9 @@ void GcHelperThread::start_next() {
     active_ = p.group;
     active_since_ = p.since;
     const LogGroup& g = tables_.lbmt.group(p.group);
+    active_app_ = g.app;
     if (flush_) flush_(g.app);
+    shoot_down_app(g.app);  // from now on every translation of the owner is held
     members_.clear();
     for (uint32_t i = 0; i < g.members; ++i) {
         uint32_t lbn = tables_.lbmt.member(p.group, i);

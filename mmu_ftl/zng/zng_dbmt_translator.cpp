@@ -23,12 +23,17 @@ Setup make_setup(const Params& p, const TranslatorContext& ctx) {
     flash::FlashSpec spec = flash::load_flash_spec(ctx.root);
     const flash::FlashGeometry& g = spec.geometry;
     std::string span_name = p.str("data_block_span");
-    uint32_t span = span_name == "plane" ? 1 : span_name == "die" ? g.planes_per_die() : g.planes_per_package();
+    const DataBlockLayout::Span span = span_name == "plane" ? DataBlockLayout::Span::Plane
+                                       : span_name == "die" ? DataBlockLayout::Span::Die
+                                                            : DataBlockLayout::Span::Package;
+    // With an unknown number of applications (a translator built outside a platform) the
+    // planes cannot be split: every application then shares all of them.
+    const uint32_t apps = p.str("placement") == "app_planes" && ctx.apps > 1 ? ctx.apps : 1;
     std::optional<DataBlockLayout> layout;
     try {
-        layout.emplace(g, span);
+        layout.emplace(g, span, apps);
     } catch (const std::invalid_argument& e) {
-        p.fail("data_block_span", e.what());
+        p.fail("placement", e.what());
     }
     const uint32_t blocks = g.blocks_per_plane();
     const uint32_t group = p.u32("log_group_size");
@@ -62,6 +67,13 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
             ftl_schema::choice("data_block_span", "package", {"plane", "die", "package"},
                                "planes one data block spans (same block number in each): plane, die (its "
                                "planes) or package (all its planes; gives the paper's ~80 KB DBMT per TB)"),
+            // Paper IV-C: "SSD controller redirects the requests of different applications to
+            // access different flash planes, which can help reduce write amplification".
+            ftl_schema::choice("placement", "app_planes", {"shared", "app_planes"},
+                               "where co-running applications' pages go: shared (every application over all "
+                               "planes) or app_planes (the planes of every die split evenly among the "
+                               "applications, so each still spans every channel, package and die; one "
+                               "application keeps all planes)"),
             ftl_schema::param("log_group_size", ParamType::UInt, "8",
                               "data blocks sharing one physical log block (assumption: the paper leaves it open)",
                               1, 1024),
@@ -69,6 +81,12 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
                               "fraction of each unit's blocks kept out of the address space for log blocks and "
                               "merge destinations (assumption)",
                               0.0, 0.95),
+            ftl_schema::param("log_block_pages", ParamType::UInt, "0",
+                              "pages of a plane's log block a log group may fill before the helper thread "
+                              "merges the group (0: the whole block, merges only when it is full). An FTL "
+                              "fill threshold, not a flash limit: below pages_per_block it makes merges "
+                              "happen at an unchanged geometry",
+                              0, 65535),
             ftl_schema::section("wear_leveling", "free-block choice policy (type: least_erased | fifo)"),
         },
         {},
@@ -97,6 +115,12 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
       writebacks_held_(stats_.counter("writebacks_held",
                                       "dirty pages whose program waited for their log group's merge (the flush "
                                       "before a merge and evictions during it)")) {
+    const uint32_t budget = p.u32("log_block_pages");
+    const uint32_t block_pages = tables_.layout.geometry().pages_per_block();
+    if (budget > block_pages)
+        p.fail("log_block_pages",
+               fmt::format("{} exceeds the {} pages of a flash block (flash.pages_per_block)", budget, block_pages));
+    log_budget_ = budget == block_pages ? 0 : budget;  // the whole block: the flash model reports it full
     gc_.set_shootdown(&shootdown_);
     gc_.set_release([this](uint16_t app, uint64_t vpn, FaultDone& done) {
         uint64_t ppn = 0;
@@ -128,7 +152,7 @@ void ZngDbmtTranslator::attach(flash::FlashOpExecutor& exec) {
 }
 
 bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
-    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    const DataBlockLayout::Position pos = tables_.layout.locate(app, vpn);
     uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
     if (lbn == DataBlockMappingTable::kNoLbn) {
         DbmtEntry e;
@@ -147,19 +171,26 @@ bool ZngDbmtTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
         ++first_touches_;
     }
     const DbmtEntry& e = tables_.dbmt.at(lbn);
-    if (gc_.merging(e.group)) return false;  // held until the helper thread's merge ends
+    // Held until the helper thread's merge ends: the group's blocks from the merge
+    // request on, every block of the owner while the merge runs.
+    if (gc_.merging(e.group) || gc_.app_held(app)) return false;
     ++translations_;
+    gc_.note_translation(app, vpn);
     const flash::FlashGeometry& g = tables_.layout.geometry();
     ppn = g.encode(pos.addr.with_block(e.pdbn)) / g.page_size();
     return true;
 }
 
 void ZngDbmtTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) {
-    const DataBlockLayout::Position pos = tables_.layout.locate(vpn);
+    const DataBlockLayout::Position pos = tables_.layout.locate(app, vpn);
     uint32_t lbn = tables_.dbmt.find(app, pos.vbn);
     uint64_t ppn = 0;
     if (lbn != DataBlockMappingTable::kNoLbn && gc_.merging(tables_.dbmt.at(lbn).group)) {
         gc_.hold(app, vpn, tables_.dbmt.at(lbn).group, std::move(done));
+        return;
+    }
+    if (gc_.app_held(app)) {  // another block of the application whose merge runs
+        gc_.hold(app, vpn, gc_.active_group(), std::move(done));
         return;
     }
     // Not held (the merge ended between the walk and this call): the mapping is usable.
@@ -190,6 +221,7 @@ uint32_t ZngDbmtTranslator::log_block_for(const flash::FlashAddress& data_page) 
         return flash::LogBlockMap::kRetiredBlock;
     }
     const uint32_t group = group_of(data_page, PhysicalBlock::Data);
+    if (log_budget_) ++log_pages_used(group, l.plane_in_unit(data_page));
     LogGroup& g = tables_.lbmt.group(group);
     if (g.plbn == UINT32_MAX) {
         g.plbn = tables_.take_erased_block(g.unit);
@@ -217,14 +249,31 @@ bool ZngDbmtTranslator::wait_for_merge(const flash::FlashAddress& data_page, std
     const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
     if (pb.role != PhysicalBlock::Data) return false;  // retired blocks are answered by log_block_for()
     const uint32_t group = tables_.dbmt.at(pb.owner).group;
-    if (!gc_.merging(group)) return false;
+    if (!gc_.merging(group)) {
+        if (!log_budget_ || log_pages_used(group, l.plane_in_unit(data_page)) < log_budget_) return false;
+        merge_group(group, {});  // the plane's log block reached the fill threshold
+    }
     ++writebacks_held_;
     gc_.after_merge(group, std::move(resume));
     return true;
 }
 
+uint16_t& ZngDbmtTranslator::log_pages_used(uint32_t group, uint32_t plane_in_unit) {
+    const uint64_t i = uint64_t{group} * tables_.layout.span() + plane_in_unit;
+    if (log_pages_used_.size() <= i) log_pages_used_.resize((uint64_t{group} + 1) * tables_.layout.span(), 0);
+    return log_pages_used_[i];
+}
+
+void ZngDbmtTranslator::merge_group(uint32_t group, std::function<void()> done) {
+    // No page of the group is programmed from the request to the end of the merge (they
+    // wait in wait_for_merge), and the merge erases the log block on every plane.
+    if (log_budget_)
+        for (uint32_t p = 0; p < tables_.layout.span(); ++p) log_pages_used(group, p) = 0;
+    gc_.request_merge(group, std::move(done));
+}
+
 void ZngDbmtTranslator::log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) {
-    gc_.request_merge(group_of(log_block, PhysicalBlock::Log), std::move(done));
+    merge_group(group_of(log_block, PhysicalBlock::Log), std::move(done));
 }
 
 }  // namespace zng

@@ -7,6 +7,7 @@
 // LogBlockMap), and a full log block is merged by the GPU helper thread.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/log_block_map.hpp"
@@ -47,6 +48,10 @@ public:
 private:
     // The log group of the block at `a`, checking that the block has the given role.
     uint32_t group_of(const flash::FlashAddress& a, PhysicalBlock::Role role) const;
+    // Log pages the group has programmed on one plane of its unit since its last merge
+    // (kept only under a log_block_pages threshold).
+    uint16_t& log_pages_used(uint32_t group, uint32_t plane_in_unit);
+    void merge_group(uint32_t group, std::function<void()> done);
 
     Simulator& sim_;
     StatGroup stats_;
@@ -58,6 +63,8 @@ private:
     Counter& log_blocks_opened_;
     Counter& late_writebacks_;
     Counter& writebacks_held_;
+    uint32_t log_budget_ = 0;                // log_block_pages, 0 when the whole block is used
+    std::vector<uint16_t> log_pages_used_;   // groups x span
 };
 
 }  // namespace zng

@@ -120,7 +120,7 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
     series_interval_ = run.time("stats_interval");
     watchdog_ = run.time("watchdog");
 
-    TranslatorContext tctx{&root};
+    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
     translator_ = translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
 
     std::vector<gpu::AppSpec> specs;

@@ -39,6 +39,7 @@ protected:
 
 struct TranslatorContext {
     const ConfigNode* root = nullptr;  // whole resolved config
+    uint32_t apps = 0;                 // co-running applications (ids 0..apps-1); 0 when not known
 };
 
 using TranslatorSlot = Slot<AddressTranslator, Simulator&, const TranslatorContext&>;

@@ -30,10 +30,10 @@ flash:
 
 struct ZngFtlRig {
     explicit ZngFtlRig(const std::string& yaml, Tick t_read = 3 * kMicrosecond, Tick t_prog = 100 * kMicrosecond,
-                       Tick t_erase = 1 * kMillisecond)
+                       Tick t_erase = 1 * kMillisecond, uint32_t apps = 0)
         : root(parse_config_text(yaml, "test.yaml")) {
         register_mmu_ftl_components();
-        TranslatorContext ctx{&root};
+        TranslatorContext ctx{&root, apps};  // apps 0: the number of applications is not known
         auto t = translator_slot().create(root.find("translation"), "translation", "zng_dbmt", sim, ctx);
         ftl.reset(dynamic_cast<ZngDbmtTranslator*>(t.release()));
         spec = flash::load_flash_spec(&root);

@@ -1,6 +1,7 @@
 // ZnG's MMU-resident FTL on a small geometry (see kSmallFlash): first-touch placement,
 // reads of never-written data, rewrites through the log block, one merge per full log
-// block with the page moves and erases counted by hand, and holding only the owner.
+// block with the page moves and erases counted by hand, and holding every translation of
+// the owner while its merge runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -164,49 +165,61 @@ TEST(ZngFtl, MergeReadsEveryPageFromItsNewestCopy) {
             << "log page " << pg;
 }
 
-TEST(ZngFtl, MergeHoldsOnlyTheOwnersBlocks) {
+TEST(ZngFtl, MergeHoldsEveryTranslationOfItsOwnerAndNoneOfOthers) {
     ZngFtlRig rig(small_ftl());
     uint64_t ppn = 0;
     ASSERT_TRUE(rig.ftl->translate(1, 0, ppn));  // app 1 has a block in the same unit
-    FullLogScenario s(rig);
-    std::vector<std::pair<uint16_t, uint64_t>> shot;
-    rig.ftl->set_shootdown([&](uint16_t app, uint64_t vpn) { shot.push_back({app, vpn}); });
-    std::vector<uint16_t> flushed;
-    rig.ftl->set_cache_flush([&](uint16_t app) { flushed.push_back(app); });
+    FullLogScenario s(rig);                      // app 0 translated vpn 0 and vpn 16
+    // One log of shootdowns and flushes, in the order they happen (flush = vpn ~0).
+    constexpr uint64_t kFlush = ~uint64_t{0};
+    std::vector<std::pair<uint16_t, uint64_t>> events;
+    rig.ftl->set_shootdown([&](uint16_t app, uint64_t vpn) { events.push_back({app, vpn}); });
+    rig.ftl->set_cache_flush([&](uint16_t app) { events.push_back({app, kFlush}); });
 
     const Tick merge_start = rig.sim.now();
     rig.flash->write(s.d0.with_page(0), [] {});  // starts the merge of app 0's group
     rig.sim.events().run_until(rig.sim.now() + 1 * kMicrosecond);
     ASSERT_TRUE(rig.ftl->gc().busy());
-    // The owner's L2 lines were flushed; every page of its 2 data blocks was shot down
-    // (2 blocks x 2 planes x 4 pages), nothing of app 1.
-    ASSERT_EQ(flushed.size(), 1u);
-    EXPECT_EQ(flushed[0], 0);
-    EXPECT_EQ(shot.size(), 16u);
-    for (auto& [app, vpn] : shot) {
-        EXPECT_EQ(app, 0);
-        EXPECT_TRUE(vpn % 2 == 0 && vpn < 32) << vpn;  // channel 0, virtual blocks 0 and 1
-    }
-    // Owner's merging blocks: held. Owner's other block (unit 1) and app 1: go on.
+    // At the request: every page of the group's 2 data blocks (2 blocks x 2 planes x 4
+    // pages = 16, channel 0, virtual blocks 0 and 1). At the start: the owner's L2 flush,
+    // then each page app 0 ever translated (vpn 0 and 16) - 16 + 1 + 2 = 19 events, none
+    // of app 1.
+    ASSERT_EQ(events.size(), 19u);
+    for (size_t i = 0; i < 16; ++i)
+        EXPECT_TRUE(events[i].first == 0 && events[i].second % 2 == 0 && events[i].second < 32) << i;
+    EXPECT_EQ(events[16], (std::pair<uint16_t, uint64_t>{0, kFlush}));
+    EXPECT_EQ(events[17], (std::pair<uint16_t, uint64_t>{0, 0}));
+    EXPECT_EQ(events[18], (std::pair<uint16_t, uint64_t>{0, 16}));
+    // Every translation of the owner is held, of any block (vpn 1 lies in unit 1, another
+    // group); app 1 goes on, in the merging unit too.
     EXPECT_FALSE(rig.ftl->translate(0, 0, ppn));
     EXPECT_FALSE(rig.ftl->translate(0, 18, ppn));
-    EXPECT_TRUE(rig.ftl->translate(0, 1, ppn));
+    EXPECT_FALSE(rig.ftl->translate(0, 1, ppn));
+    EXPECT_FALSE(rig.ftl->translate(0, 1000, ppn));  // never touched before: allocated, but held
     EXPECT_TRUE(rig.ftl->translate(1, 0, ppn));
     EXPECT_TRUE(rig.ftl->translate(1, 2, ppn));
-    Tick released_at = 0;
-    uint64_t released_ppn = 0;
-    rig.ftl->resolve_fault(0, 0, [&](uint64_t p) {
-        released_at = rig.sim.now();
-        released_ppn = p;
-    });
+    std::vector<std::pair<uint64_t, Tick>> released;
+    for (uint64_t vpn : {1ull, 0ull, 1000ull})
+        rig.ftl->resolve_fault(0, vpn, [&, vpn](uint64_t p) {
+            released.push_back({vpn, rig.sim.now()});
+            if (vpn == 0) ppn = p;
+        });
     rig.sim.run();
-    // Released when the merge ended (3,824 us after it began), with the new block.
-    EXPECT_EQ(released_at, merge_start + 3824 * kMicrosecond);
+    // All released when the merge ended, in the order they were held. The merge: 2 members
+    // x 4 pages x (tR 3 + tPROG 100) = 824 us per plane (both planes in parallel), then 2
+    // data-block erases and 1 log erase of 1 ms: 3,824 us after it began.
+    const Tick end = merge_start + 3824 * kMicrosecond;
+    ASSERT_EQ(released.size(), 3u);
+    EXPECT_EQ(released[0], (std::pair<uint64_t, Tick>{1, end}));
+    EXPECT_EQ(released[1], (std::pair<uint64_t, Tick>{0, end}));
+    EXPECT_EQ(released[2], (std::pair<uint64_t, Tick>{1000, end}));
     // App 1 took block 0 first, so app 0 had 1, 2 and log 3; the merge moved vpn 0 to 4.
-    EXPECT_EQ(rig.spec.geometry.decode(released_ppn * 4096), s.d0.with_block(4));
-    EXPECT_EQ(rig.ftl->gc().held(), 1u);
+    EXPECT_EQ(rig.spec.geometry.decode(ppn * 4096), s.d0.with_block(4));
+    EXPECT_EQ(rig.ftl->gc().held(), 3u);
     EXPECT_EQ(rig.ftl->gc().blocked_time(0), 3824 * kMicrosecond);
     EXPECT_EQ(rig.ftl->gc().blocked_time(1), 0u);
+    // After the merge the owner translates again without a hold.
+    EXPECT_TRUE(rig.ftl->translate(0, 1, ppn));
 }
 
 TEST(ZngFtl, WritesToAFullLogBlockDuringTheMergeJoinIt) {
@@ -277,6 +290,72 @@ TEST(ZngFtl, LongRandomWritesKeepEraseCountsLevel) {
     EXPECT_GT(full.lo, 10 * (full.hi - full.lo));
     // Reusing blocks in the order they were freed, with no regard to wear, spreads more.
     EXPECT_LT(full.hi - full.lo, fifo.hi - fifo.lo);
+}
+
+}  // namespace
+}  // namespace zng::test
+
+namespace zng::test {
+namespace {
+
+// log_block_pages: the FTL merges a group once a plane's log block holds that many pages,
+// so merges happen without shrinking the flash blocks. The flash back end asks
+// wait_for_merge() before each program of a dirty page, then log_block_for().
+bool program_through_ftl(ZngFtlRig& rig, const flash::FlashAddress& page, std::function<void()> resume) {
+    if (rig.ftl->wait_for_merge(page, std::move(resume))) return false;
+    rig.flash->write(page, [] {});
+    return true;
+}
+
+TEST(ZngFtl, LogBlockPagesThresholdMergesBeforeTheBlockIsFull) {
+    ZngFtlRig rig(small_ftl(", log_block_pages: 2"));
+    flash::FlashAddress d0 = rig.page_of(0, 0);  // data block 0 (unit 0), plane 0
+    rig.page_of(0, 16);                                 // data block 1, same group
+    int resumed = 0;
+    // Two programs fill the threshold of plane 0's log block (4 pages per block).
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(0), [&] { ++resumed; }));
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(1), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.ftl->gc().merges(), 0u);
+    EXPECT_EQ(rig.flash->log_writes, 2u);
+    // Plane 1 of the same group has used none of its pages: not held.
+    const flash::FlashAddress d0p1 = rig.page_of(0, 2);
+    ASSERT_EQ(d0p1.plane, 1u);
+    EXPECT_TRUE(program_through_ftl(rig, d0p1, [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.flash->log_writes, 3u);
+    uint64_t ppn = 0;
+    // The third program of plane 0 is held and starts the merge.
+    const Tick start = rig.sim.now();
+    Tick resumed_at = 0;
+    EXPECT_FALSE(program_through_ftl(rig, d0.with_page(2), [&] { resumed_at = rig.sim.now(); }));
+    EXPECT_TRUE(rig.ftl->gc().busy());
+    EXPECT_FALSE(rig.ftl->translate(0, 0, ppn));
+    rig.sim.run();
+    // Same merge as a full block: 2 members x 4 pages x (3 + 100) us = 824 us per plane,
+    // then 2 data-block erases and 1 log erase of 1 ms = 3,824 us.
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    EXPECT_EQ(resumed_at, start + 3824 * kMicrosecond);
+    EXPECT_EQ(rig.ftl->gc().pages_moved(), 16u);
+    // The counts restart: two more programs of plane 0 (of the moved data block) pass, the
+    // third merges again.
+    d0 = rig.page_of(0, 0);
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(2), [&] { ++resumed; }));
+    EXPECT_TRUE(program_through_ftl(rig, d0.with_page(3), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_FALSE(program_through_ftl(rig, d0.with_page(0), [&] { ++resumed; }));
+    rig.sim.run();
+    EXPECT_EQ(rig.ftl->gc().merges(), 2u);
+    EXPECT_EQ(resumed, 1);
+}
+
+TEST(ZngFtl, LogBlockPagesBeyondTheBlockIsAConfigError) {
+    try {
+        ZngFtlRig rig(small_ftl(", log_block_pages: 5"));  // blocks have 4 pages
+        FAIL() << "accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("log_block_pages"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
