@@ -17,9 +17,21 @@ namespace zng::trace {
 // What one warp instruction does. Compute records carry only folded compute work.
 enum class RecordKind : uint8_t { Compute = 0, Load = 1, Store = 2, Atomic = 3, Barrier = 4, Exit = 5 };
 
-// Which address space a memory record touches. Only Global traffic leaves the SM;
-// Shared/Local/Constant are modelled by the SM with fixed latencies.
+// Which address space a memory record touches. Global and Local records go through the
+// L1 and the memory hierarchy (Local ones relocated into their warp's frame, below);
+// Shared and Constant records are modelled by the SM with fixed latencies.
 enum class MemSpace : uint8_t { Global = 0, Shared = 1, Local = 2, Constant = 3 };
+
+// Local memory. A Local record's lane addresses are byte offsets in the local window of
+// the warp, as the generators emit them: a thread's elements are interleaved across the
+// lanes so that the same element of every lane is coalesced (element i of lane l at
+// (i * 32 + l) * size). Local memory is private to a resident thread, so the SM relocates
+// the window into the frame of the hardware warp slot running the warp (reused by the
+// CTAs that later occupy the slot; gpu_model/sm/local_memory.hpp). The frames live in
+// this region of each application's virtual address space: the 1 TiB just below the
+// generators' first device allocation (workloads::kDeviceBase), which they never reach.
+constexpr uint64_t kLocalRegionBase = 0x7e0000000000ull;
+constexpr uint64_t kLocalRegionBytes = uint64_t{1} << 40;
 
 const char* to_string(RecordKind k);
 const char* to_string(MemSpace s);
