@@ -105,5 +105,74 @@ TEST(LocalMemory, AnAccessOutsideTheFrameIsATraceError) {
     EXPECT_THROW(h.run(), trace::TraceError);
 }
 
+// One SM, one scheduler, a one-line L1 (128 B, 1 way), so the next line evicts the last.
+const char* kOneLineL1 = R"(
+gpu:
+  sms: 1
+  sm: {schedulers: 1}
+  l1d: {size: 128B, ways: 1}
+  l2: {banks: 1}
+)";
+
+TEST(LocalWriteBack, ALocalLoadAfterALocalStoreOfTheLineHitsWithNoL2Traffic) {
+    // 32 lanes x 4 B at offset 0 = the whole 128 B line: the store allocates it dirty
+    // without a fetch, the load of the same 32 x 4 B hits. Nothing leaves the L1.
+    std::vector<CtaRecords> ctas{{{local_store(0x10, 0), local_load(0x20, 0)}}};
+    GpuHarness h(kOneLineL1, one_app(make_trace(ctas, 1)), 100);
+    h.run();
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.stores"), 1.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.hits"), 1.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.misses"), 0.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.writebacks"), 0.0);
+    EXPECT_EQ(h.gpu->sm(0).l1d().requests_sent(), 0u);
+    EXPECT_EQ(h.memory->requests(MemOp::Read) + h.memory->requests(MemOp::Write) +
+                  h.memory->requests(MemOp::Writeback),
+              0u);
+    EXPECT_NO_THROW(h.gpu->check_invariants());
+}
+
+TEST(LocalWriteBack, EvictingADirtyLocalLineSendsOneLineWriteBack) {
+    // Store line 0 of the frame, then line 1 (offset 128): the one-line L1 evicts the
+    // dirty line 0, which goes to the L2 as exactly one Writeback of 128 B. The L2 takes
+    // a full-line write without fetching (write_misses 1, no memory read); line 1 stays
+    // dirty in the L1.
+    std::vector<CtaRecords> ctas{{{local_store(0x10, 0), local_store(0x20, 128)}}};
+    GpuHarness h(kOneLineL1, one_app(make_trace(ctas, 1)), 100);
+    h.run();
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.stores"), 2.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.writebacks"), 1.0);
+    EXPECT_EQ(h.gpu->sm(0).l1d().requests_sent(), 1u);
+    EXPECT_EQ(h.stat("gpu.l2.bank0.write_misses"), 1.0);
+    EXPECT_EQ(h.stat("gpu.l2.bank0.misses"), 0.0);
+    EXPECT_EQ(h.memory->requests(MemOp::Read), 0u);
+    EXPECT_NO_THROW(h.gpu->check_invariants());
+}
+
+TEST(LocalWriteBack, ALoadOfSectorsNoStoreWroteFetchesTheLine) {
+    // Lanes 0-7 store 4 B each: sector 0 of line 0 only. A full-warp load of the line
+    // needs sectors 1-3 too, so it misses and fetches the line from the L2 (one miss,
+    // one request sent, no write-back since the line is not evicted).
+    std::vector<CtaRecords> ctas{{{local_store(0x10, 0, 4, 0xffu), local_load(0x20, 0)}}};
+    GpuHarness h(kOneLineL1, one_app(make_trace(ctas, 1)), 100);
+    h.run();
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.hits"), 0.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.misses"), 1.0);
+    EXPECT_EQ(h.gpu->sm(0).l1d().requests_sent(), 1u);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.writebacks"), 0.0);
+}
+
+TEST(LocalWriteBack, AGlobalStoreStillGoesThroughToTheL2) {
+    // The same 128 B stored as global data: written through to the L2 (one request, an
+    // L2 write miss), not allocated in the L1, so the load after it misses there.
+    std::vector<CtaRecords> ctas{{{store(0x10, 0x40000), load(0x20, 0x40000)}}};
+    GpuHarness h(kOneLineL1, one_app(make_trace(ctas, 1)), 100);
+    h.run();
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.stores"), 1.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.writebacks"), 0.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.misses"), 1.0);
+    EXPECT_EQ(h.stat("gpu.l2.bank0.write_misses"), 1.0);
+    EXPECT_EQ(h.gpu->sm(0).l1d().requests_sent(), 2u);  // the store and the load's fill
+}
+
 }  // namespace
 }  // namespace zng::gpu::testing
