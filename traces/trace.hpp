@@ -67,6 +67,30 @@ struct WarpRecord {
     uint64_t instructions() const { return kind == RecordKind::Compute ? compute : compute + 1ull; }
 };
 
+// Offset in its warp's local window of lane `lane`'s `size`-byte access at byte
+// `thread_offset` of the thread's own local memory. Local memory is interleaved so that
+// the same address of every thread of a warp is coalesced: consecutive 32-bit words of
+// a thread are 128 B apart, the same word of consecutive lanes 4 B apart. An 8 or 16 B
+// access keeps its words together (lane l at l * size into the row), which touches the
+// same lines as the word-wise split. For 4, 8 and 16 B elements this is the generators'
+// layout, element i of lane l at (i * 32 + l) * size.
+constexpr uint64_t local_window_offset(uint64_t thread_offset, int lane, uint32_t size) {
+    const uint64_t unit = size < 4 ? 4 : size;
+    return thread_offset / 4 * (kWarpSize * 4) + static_cast<uint64_t>(lane) * unit + thread_offset % 4;
+}
+// Rewrites Local record `r`, whose active lanes carry thread offsets (each thread's own
+// local address, as NVBit traces LDL/STL: the same value in every lane), into window
+// offsets. The result is a scattered record.
+inline void thread_offsets_to_window(WarpRecord& r) {
+    std::array<uint64_t, kWarpSize> w{};
+    for (int l = 0; l < kWarpSize; ++l)
+        if (r.active_mask >> l & 1u) w[l] = local_window_offset(r.lane_addr(l), l, r.access_size);
+    r.strided = false;
+    r.base = 0;
+    r.stride = 0;
+    r.addr = w;
+}
+
 struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;
     uint64_t count() const { return uint64_t(x) * y * z; }
