@@ -140,7 +140,9 @@ bool L1DataCache::access(MemRequest* r) {
 }
 
 // Fermi's L1 caches local memory (register spills, per-thread arrays) write-back, while
-// sm_20 global stores go through to the L2 (PTX ISA, st.wb; Fermi tuning guide). A local
+// sm_20 global stores bypass the L1 to the L2 (PTX ISA manual, the st.wb cache operator;
+// NVIDIA's profiler documentation: on compute capability 2.x and later all local memory
+// accesses are cached in L1 and L2). A local
 // line belongs to one warp slot's frame, so a local store that misses allocates its
 // line without fetching it: the sectors it writes become valid, and a later load of any
 // other sector fetches the line. The victim, if dirty, is written back first.
