@@ -17,9 +17,21 @@ namespace zng::trace {
 // What one warp instruction does. Compute records carry only folded compute work.
 enum class RecordKind : uint8_t { Compute = 0, Load = 1, Store = 2, Atomic = 3, Barrier = 4, Exit = 5 };
 
-// Which address space a memory record touches. Only Global traffic leaves the SM;
-// Shared/Local/Constant are modelled by the SM with fixed latencies.
+// Which address space a memory record touches. Global and Local records go through the
+// L1 and the memory hierarchy (Local ones relocated into their warp's frame, below);
+// Shared and Constant records are modelled by the SM with fixed latencies.
 enum class MemSpace : uint8_t { Global = 0, Shared = 1, Local = 2, Constant = 3 };
+
+// Local memory. A Local record's lane addresses are byte offsets in the local window of
+// the warp, as the generators emit them: a thread's elements are interleaved across the
+// lanes so that the same element of every lane is coalesced (element i of lane l at
+// (i * 32 + l) * size). Local memory is private to a resident thread, so the SM relocates
+// the window into the frame of the hardware warp slot running the warp (reused by the
+// CTAs that later occupy the slot; gpu_model/sm/local_memory.hpp). The frames live in
+// this region of each application's virtual address space: the 1 TiB just below the
+// generators' first device allocation (workloads::kDeviceBase), which they never reach.
+constexpr uint64_t kLocalRegionBase = 0x7e0000000000ull;
+constexpr uint64_t kLocalRegionBytes = uint64_t{1} << 40;
 
 const char* to_string(RecordKind k);
 const char* to_string(MemSpace s);
@@ -54,6 +66,30 @@ struct WarpRecord {
     }
     uint64_t instructions() const { return kind == RecordKind::Compute ? compute : compute + 1ull; }
 };
+
+// Offset in its warp's local window of lane `lane`'s `size`-byte access at byte
+// `thread_offset` of the thread's own local memory. Local memory is interleaved so that
+// the same address of every thread of a warp is coalesced: consecutive 32-bit words of
+// a thread are 128 B apart, the same word of consecutive lanes 4 B apart. An 8 or 16 B
+// access keeps its words together (lane l at l * size into the row), which touches the
+// same lines as the word-wise split. For 4, 8 and 16 B elements this is the generators'
+// layout, element i of lane l at (i * 32 + l) * size.
+constexpr uint64_t local_window_offset(uint64_t thread_offset, int lane, uint32_t size) {
+    const uint64_t unit = size < 4 ? 4 : size;
+    return thread_offset / 4 * (kWarpSize * 4) + static_cast<uint64_t>(lane) * unit + thread_offset % 4;
+}
+// Rewrites Local record `r`, whose active lanes carry thread offsets (each thread's own
+// local address, as NVBit traces LDL/STL: the same value in every lane), into window
+// offsets. The result is a scattered record.
+inline void thread_offsets_to_window(WarpRecord& r) {
+    std::array<uint64_t, kWarpSize> w{};
+    for (int l = 0; l < kWarpSize; ++l)
+        if (r.active_mask >> l & 1u) w[l] = local_window_offset(r.lane_addr(l), l, r.access_size);
+    r.strided = false;
+    r.base = 0;
+    r.stride = 0;
+    r.addr = w;
+}
 
 struct Dim3 {
     uint32_t x = 1, y = 1, z = 1;

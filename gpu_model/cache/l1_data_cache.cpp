@@ -70,7 +70,8 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       stores_(stats().counter("stores", "store accesses")),
       atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
-      mshr_occupancy_(mshr_avg_) {}
+      mshr_occupancy_(mshr_avg_),
+      valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0) {}
 
 bool L1DataCache::access(MemRequest* r) {
     const uint64_t line = r->paddr >> line_shift_;
@@ -80,14 +81,22 @@ bool L1DataCache::access(MemRequest* r) {
     const Tick done = edge_.edge_after(now(), cfg_.latency);
     switch (r->op) {
         case MemOp::Read:
-            if (way == TagArray::kMiss) return miss(r, line);
+            // A line allocated by local stores holds only the sectors they wrote.
+            if (way == TagArray::kMiss || (r->sector_mask & ~valid_sectors(set, static_cast<uint32_t>(way))) != 0)
+                return miss(r, line);
             ++hits_;
             tags_.touch(set, static_cast<uint32_t>(way));
             lookup_.push(r, done);
             return true;
         case MemOp::Write:
-            if (cfg_.write_policy == WritePolicy::WriteBack) {
+            if (writes_back(*r)) {
                 if (way == TagArray::kMiss) {
+                    if (r->local && mshr_.find(line) == MshrTable::kNone) {
+                        if (!allocate_for_store(r, line, set)) break;
+                        ++stores_;
+                        lookup_.push(r, done);
+                        return true;
+                    }
                     if (!miss(r, line)) return false;
                     ++stores_;
                     return true;
@@ -95,7 +104,10 @@ bool L1DataCache::access(MemRequest* r) {
                 ++stores_;
                 ++store_hits_;
                 tags_.touch(set, static_cast<uint32_t>(way));
-                tags_.at(set, static_cast<uint32_t>(way)).dirty = true;
+                TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
+                l.dirty = true;
+                l.app = r->app;
+                valid_sectors(set, static_cast<uint32_t>(way)) |= r->sector_mask;
                 lookup_.push(r, done);
                 return true;
             }
@@ -112,7 +124,8 @@ bool L1DataCache::access(MemRequest* r) {
             if (queue_full) break;
             ++atomics_;
             if (way != TagArray::kMiss) {
-                if (tags_.at(set, static_cast<uint32_t>(way)).dirty) writeback(line);
+                const TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
+                if (l.dirty) writeback(line, l.app);
                 tags_.invalidate(set, static_cast<uint32_t>(way));
             }
             ++outbound_reserved_;
@@ -124,6 +137,26 @@ bool L1DataCache::access(MemRequest* r) {
     refused_ = true;
     ++reservation_fails_;
     return false;
+}
+
+// Fermi's L1 caches local memory (register spills, per-thread arrays) write-back, while
+// sm_20 global stores bypass the L1 to the L2 (PTX ISA manual, the st.wb cache operator;
+// NVIDIA's profiler documentation: on compute capability 2.x and later all local memory
+// accesses are cached in L1 and L2). A local
+// line belongs to one warp slot's frame, so a local store that misses allocates its
+// line without fetching it: the sectors it writes become valid, and a later load of any
+// other sector fetches the line. The victim, if dirty, is written back first.
+bool L1DataCache::allocate_for_store(MemRequest* r, uint64_t line, uint32_t set) {
+    const uint32_t v = tags_.victim(set);
+    const TagLine& old = tags_.at(set, v);
+    const bool dirty_victim = old.valid && old.dirty;
+    if (dirty_victim && outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) return false;
+    if (dirty_victim) writeback(old.tag, old.app);
+    TagLine& l = tags_.install(set, v, line);
+    l.dirty = true;
+    l.app = r->app;
+    valid_sectors(set, v) = r->sector_mask;
+    return true;
 }
 
 bool L1DataCache::miss(MemRequest* r, uint64_t line) {
@@ -168,8 +201,7 @@ bool L1DataCache::miss(MemRequest* r, uint64_t line) {
 
 void L1DataCache::after_lookup(MemRequest*& r) {
     r->mark(Stage::L1Done, now());
-    bool forward = own(r) || r->op == MemOp::Atomic ||
-                   (r->op == MemOp::Write && cfg_.write_policy == WritePolicy::WriteThrough);
+    bool forward = own(r) || r->op == MemOp::Atomic || (r->op == MemOp::Write && !writes_back(*r));
     if (!forward) {
         client_.l1_complete(r);
         return;
@@ -201,8 +233,9 @@ void L1DataCache::unblock() {
 
 void L1DataCache::recv_retry(RequestPort&) { try_send(); }
 
-void L1DataCache::writeback(uint64_t line) {
+void L1DataCache::writeback(uint64_t line, uint16_t app) {
     MemRequest* w = sim().requests().get();
+    w->app = app;
     w->paddr = line << line_shift_;
     w->vaddr = w->paddr;  // a victim's virtual address is not kept; the L2 uses paddr
     w->size = cfg_.line;
@@ -235,11 +268,12 @@ void L1DataCache::fill(MemRequest* f) {
     if (way == TagArray::kMiss) {
         uint32_t v = tags_.victim(set);
         const TagLine& old = tags_.at(set, v);
-        if (old.valid && old.dirty) writeback(old.tag);
+        if (old.valid && old.dirty) writeback(old.tag, old.app);
         tags_.install(set, v, line);
         way = static_cast<int>(v);
     }
     TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
+    valid_sectors(set, static_cast<uint32_t>(way)) = full_sector_mask(cfg_.line);
     const uint32_t n = mshr_.waiters(e);
     for (uint32_t i = 0; i < n; ++i) {
         MemRequest* r = mshr_.waiter(e, i);
@@ -248,7 +282,10 @@ void L1DataCache::fill(MemRequest* f) {
             for (int s = static_cast<int>(Stage::L1Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        if (r->op == MemOp::Write) l.dirty = true;
+        if (r->op == MemOp::Write) {
+            l.dirty = true;
+            l.app = r->app;
+        }
         client_.l1_complete(r);
     }
     mshr_.release(e);

@@ -1,15 +1,19 @@
 // Per-SM L1 data cache (paper Table I: 48 KB, 64 sets x 6 ways, 128 B lines, LRU,
 // 1 cycle). Physically indexed (accesses arrive translated). Misses allocate an MSHR
 // that fetches the whole line from the L2; later misses to the same line merge into
-// it. Write policy:
+// it. Write policy of global stores:
 //   write_through (default, Fermi's policy for global data): stores go to the L2,
 //     update a present line, never allocate;
 //   write_back: stores hit-or-fetch a line and dirty it; dirty victims are written
 //     back to the L2.
+// Local stores are always cached write-back, as Fermi caches local memory: a miss
+// allocates the line without fetching it (only the written sectors become valid), and
+// a dirty victim goes to the L2 as one line-sized Writeback.
 // Atomics bypass the L1 (performed at the L2) and drop any copy of their line.
 // Everything leaves through one RequestPort toward the crossbar.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/mshr_table.hpp"
@@ -81,7 +85,12 @@ private:
     void fill(MemRequest* f);
     void send_out(MemRequest* r);
     void try_send();
-    void writeback(uint64_t line);
+    void writeback(uint64_t line, uint16_t app);
+    bool allocate_for_store(MemRequest* r, uint64_t line, uint32_t set);
+    bool writes_back(const MemRequest& r) const { return r.local || cfg_.write_policy == WritePolicy::WriteBack; }
+    // Sectors of (set, way) holding data: all after a fill, the written ones after a
+    // local store allocated the line.
+    uint32_t& valid_sectors(uint32_t set, uint32_t way) { return valid_sectors_[size_t{set} * cfg_.ways + way]; }
     void unblock();
 
     L1Config cfg_;
@@ -107,6 +116,7 @@ private:
     Counter& atomics_;
     Average& mshr_avg_;
     OccupancyTracker mshr_occupancy_;
+    std::vector<uint32_t> valid_sectors_;
 };
 
 }  // namespace zng::gpu

@@ -35,6 +35,12 @@ const ComponentSchema& SmConfig::schema() {
                            "line requests fit",
                            64, 1 << 20),
                 uint_param("ldst_width", "1", "line requests entering address translation per cycle", 1, 64),
+                // 1 KiB per thread holds the largest local array of the built-in workloads
+                // (the graph kernels' uint64_t local_worklist[128]).
+                typed_param("local_frame", ParamType::Size, "32KiB",
+                            "local memory of one warp slot (32 threads x bytes per thread): each (SM, warp slot) "
+                            "owns one such frame; a Local access outside it is a trace error",
+                            128, static_cast<double>(uint64_t{1} << 34)),
             },
         .ports = {},
         .stats = {"instructions: warp instructions issued", "loads, stores, atomics: global/local memory instructions",
@@ -56,6 +62,8 @@ SmConfig SmConfig::from(const Params& p) {
     c.constant_latency = p.u32("constant_latency");
     c.ldst_queue = p.u32("ldst_queue");
     c.ldst_width = p.u32("ldst_width");
+    c.local_frame = p.size("local_frame");
+    if (c.local_frame % 128 != 0) p.fail("local_frame", "must be a multiple of 128 B (frames start on a line)");
     if (c.schedulers > c.max_warps) p.fail("schedulers", "exceeds max_warps");
     return c;
 }

@@ -18,6 +18,7 @@ struct SmConfig {
     uint32_t constant_latency = 8;     // cycles, constant-cache access
     uint32_t ldst_queue = 64;          // line requests waiting for the TLB/L1
     uint32_t ldst_width = 1;           // line requests entering the TLB/L1 per cycle
+    uint64_t local_frame = 32 * 1024;  // bytes of local memory per warp slot (32 threads)
 
     static const ComponentSchema& schema();
     static SmConfig from(const Params& p);

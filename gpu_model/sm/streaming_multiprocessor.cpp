@@ -18,6 +18,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
       id_(id),
       cfg_(cfg),
       coalescer_(l1.line, kSectorSize),
+      local_(id, cfg.max_warps, cfg.local_frame),
       l1_(sim, this->name() + ".l1d", clock, l1, *this),
       tlb_(tlb, mmu, id, *this, stats().sub("l1_tlb")),
       latency_(latency),
@@ -37,6 +38,10 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
       ldst_full_(stats().counter("ldst_full_stalls", "scheduler cycles with a ready warp held back: LD/ST queue full")) {
     if (mmu.page_shift() < static_cast<uint32_t>(std::countr_zero(l1.line)))
         throw SimError(this->name() + ": pages must not be smaller than L1 lines");
+    if (local_.region_end() > trace::kLocalRegionBytes)
+        throw SimError(this->name() + ": gpu.sm.local_frame: the local frames of " + std::to_string(id + 1) +
+                       " SMs x " + std::to_string(cfg.max_warps) + " warp slots exceed the " +
+                       std::to_string(trace::kLocalRegionBytes >> 30) + " GiB local region");
     for (uint32_t i = 0; i < cfg.schedulers; ++i) schedulers_.push_back(make_scheduler());
     for (uint32_t s = 0; s < cfg.max_warps; ++s) free_warps_.set(s);
     sleepers_.reserve(cfg.max_warps);
@@ -124,7 +129,7 @@ void StreamingMultiprocessor::trace_error(const Warp& w, const std::string& what
                             std::to_string(c.trace.cta_id) + " warp " + std::to_string(w.index) + ": " + what);
 }
 
-void StreamingMultiprocessor::next_record(Warp& w, uint32_t) {
+void StreamingMultiprocessor::next_record(Warp& w, uint32_t slot) {
     do {
         if (w.cursor.done()) trace_error(w, "records end without an exit");
         try {
@@ -137,7 +142,11 @@ void StreamingMultiprocessor::next_record(Warp& w, uint32_t) {
         w.own_left = w.rec.kind != RecordKind::Compute;
     } while (w.compute_left == 0 && !w.own_left);
     w.nlines = 0;
-    if (w.rec.is_memory() && (w.rec.space == MemSpace::Global || w.rec.space == MemSpace::Local))
+    if (!w.rec.is_memory()) return;
+    if (w.rec.space == MemSpace::Local && !local_.relocate(w.rec, slot))
+        trace_error(w, "local access outside the " + std::to_string(local_.frame_bytes()) +
+                           " B local frame of a warp slot (gpu.sm.local_frame)");
+    if (w.rec.space == MemSpace::Global || w.rec.space == MemSpace::Local)
         w.nlines = coalescer_.coalesce(w.rec, w.lines.data());
 }
 
@@ -297,6 +306,7 @@ void StreamingMultiprocessor::issue_memory(Warp& w, uint32_t slot) {
         r->sector_mask = w.lines[i].sectors;
         r->size = coalescer_.bytes(w.lines[i].sectors);
         r->op = op;
+        r->local = rec.space == MemSpace::Local;
         r->context = app;
         r->tag = slot;
         r->mark(Stage::Issue, now());

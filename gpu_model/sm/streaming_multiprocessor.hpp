@@ -1,5 +1,7 @@
 // A streaming multiprocessor: resident CTAs and their warps, the warp schedulers, and
-// the LD/ST path (coalescer -> L1 TLB -> L1D -> crossbar).
+// the LD/ST path (coalescer -> L1 TLB -> L1D -> crossbar). Local accesses are relocated
+// into the frame of their warp slot (local_memory.hpp) and take the same path; the L1
+// caches them write-back.
 //
 // Timing model. A warp issues its records' instructions in order: each folded compute
 // instruction takes one issue slot and makes the warp wait compute_latency cycles
@@ -26,6 +28,7 @@
 #include "gpu_model/common/request_latency_stats.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "gpu_model/sm/coalescer.hpp"
+#include "gpu_model/sm/local_memory.hpp"
 #include "gpu_model/sm/sm_config.hpp"
 #include "gpu_model/sm/warp_scheduler.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
@@ -62,6 +65,8 @@ public:
     uint64_t requests_in_flight() const { return in_flight_; }
     uint64_t bytes_requested() const { return bytes_requested_; }
     uint64_t bytes_delivered() const { return bytes_delivered_; }
+    // Virtual base of the local-memory frame of warp slot `slot`.
+    uint64_t local_frame_base(uint32_t slot) const { return local_.base(slot); }
     uint32_t resident_ctas() const { return resident_ctas_; }
     void flush_stats() { l1_.flush_stats(); }
 
@@ -121,6 +126,7 @@ private:
     uint32_t id_;
     SmConfig cfg_;
     Coalescer coalescer_;
+    LocalFrames local_;
     L1DataCache l1_;
     L1Tlb tlb_;
     RequestLatencyStats& latency_;

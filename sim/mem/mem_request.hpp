@@ -53,6 +53,7 @@ struct MemRequest {
     uint32_t size = 0;          // bytes
     uint32_t sector_mask = 0;   // 32 B sectors of the line touched
     MemOp op = MemOp::Read;
+    bool local = false;         // a warp's local-memory access (the L1 caches it write-back)
     std::array<Tick, kStageCount> stamp{};  // 0 = stage not passed
     void* context = nullptr;  // owned by the originator (e.g. its MSHR entry)
     uint64_t tag = 0;         // free for the originator

@@ -137,6 +137,9 @@ TEST(AccelSimSource, SpacesUnknownOpcodesAndInactiveLanes) {
     EXPECT_EQ(w[0].space, MemSpace::Shared);
     EXPECT_EQ(w[1].space, MemSpace::Local);
     EXPECT_EQ(w[1].access_size, 8);
+    // Thread offset 0x7e0000000080 - local base 0x7e0000000000 = 0x80 = word 32: lane 0
+    // of the warp's window at 32 x 128 = 0x1000.
+    EXPECT_EQ(w[1].lane_addr(0), 0x1000u);
     EXPECT_EQ(w[2].space, MemSpace::Global);
     EXPECT_EQ(w[3].kind, RecordKind::Load);
     EXPECT_EQ(w[3].space, MemSpace::Constant);
@@ -152,6 +155,31 @@ TEST(AccelSimSource, SpacesUnknownOpcodesAndInactiveLanes) {
     EXPECT_EQ(report.unknown_by_name.at("ZAP"), 1u);
     EXPECT_EQ(report.inactive_memory, 1u);
     EXPECT_NE(report.warnings().find("FROB x1"), std::string::npos);
+}
+
+TEST(AccelSimSource, LocalAccessesBecomeWarpWindowOffsets) {
+    // NVBit traces STL/LDL with each thread's own local address, the same in all lanes
+    // (base+stride mode, stride 0). Thread offset 8, 8 B: word 2, so lane l is at
+    // 2 x 128 + 8 l in the warp's window (lane 31 at 256 + 248 = 504); 4 B at offset 4:
+    // word 1, lane l at 128 + 4 l (lane 3 at 140).
+    TempDir d;
+    write_text(d.file("kernelslist.g"), "kernel-1.traceg\n");
+    write_text(d.file("kernel-1.traceg"),
+               kernel_header("(1,1,1)", "(32,1,1)", 5, 1) +
+                   "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                   "1 0010 ffffffff 0 STL.64 2 R1 R2 8 1 0x8 0 0\n"
+                   "2 0020 0000000f 1 R3 LDL 1 R1 4 1 0x4 0 0\n"
+                   "3 0030 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+    auto src = open_foreign_trace(ForeignFormat::AccelSim, d.file("kernelslist.g"));
+    const auto kernels = decode_all(*src);
+    const auto& w = kernels.at(0).ctas.at(0).warps.at(0);
+    ASSERT_EQ(w.size(), 3u);
+    EXPECT_EQ(w[0].space, MemSpace::Local);
+    EXPECT_EQ(w[0].lane_addr(0), 256u);
+    EXPECT_EQ(w[0].lane_addr(31), 504u);
+    EXPECT_EQ(w[1].space, MemSpace::Local);
+    EXPECT_EQ(w[1].lane_addr(0), 128u);
+    EXPECT_EQ(w[1].lane_addr(3), 140u);
 }
 
 TEST(AccelSimSource, SingleTraceFileAndRoundTripThroughZtr) {

@@ -147,6 +147,29 @@ TEST(MacSimSource, NvbitWarpsBlocksAndAddresses) {
     EXPECT_EQ(report.appended_exits, 2u);  // warp 65536, and warp 1 of block 1 (no stream)
 }
 
+TEST(MacSimSource, NvbitLocalAccessesBecomeWarpWindowOffsets) {
+    // NVBit's local address is the thread's own, the same in every lane. STL of 8 B at
+    // thread offset 8: word 2, lane l at 2 x 128 + 8 l (lane 31 at 504); LDL of 4 B at
+    // offset 4: word 1, lane l at 128 + 4 l (lane 3 at 140).
+    NvbitFixture f;
+    f.w0.clear();
+    nvbit(f.w0, {nvbit_op("MOV"), false, 0xffffffff, 0x100});
+    nvbit(f.w0, {nvbit_op("STL"), false, 0xffffffff, 0x110, 0x8, 8, 1});
+    nvbit(f.w0, {nvbit_op("LDL"), true, 0x0000000f, 0x120, 0x4, 4, 1});
+    nvbit(f.w0, {nvbit_op("EXIT"), false, 0xffffffff, 0x130});
+    f.write();
+    auto src = open_foreign_trace(ForeignFormat::MacSim, f.d.path().string());
+    const auto kernels = decode_all(*src);
+    const auto& w0 = kernels.at(0).ctas.at(0).warps.at(0);
+    ASSERT_EQ(w0.size(), 3u);
+    EXPECT_EQ(w0[0].space, trace::MemSpace::Local);
+    EXPECT_EQ(w0[0].lane_addr(0), 256u);
+    EXPECT_EQ(w0[0].lane_addr(31), 504u);
+    EXPECT_EQ(w0[1].space, trace::MemSpace::Local);
+    EXPECT_EQ(w0[1].lane_addr(0), 128u);
+    EXPECT_EQ(w0[1].lane_addr(3), 140u);
+}
+
 TEST(MacSimSource, NvbitChildRecordsShareOutSegments) {
     NvbitFixture f;
     f.w0.clear();

@@ -355,6 +355,19 @@ private:
         } else {
             rec_.addr = ins_.addr;
         }
+        if (rec_.space == MemSpace::Local) {
+            // NVBit traces LDL/STL with each thread's own local address (the same in every
+            // lane), and a generic access in the local window with that address above
+            // `local mem base_addr`: take the thread offset, then the lane's place in the
+            // warp's window.
+            if (generic) {
+                if (rec_.strided) rec_.base -= kernel_.local_base;
+                else
+                    for (int l = 0; l < trace::kWarpSize; ++l)
+                        if (rec_.active_mask >> l & 1u) rec_.addr[l] -= kernel_.local_base;
+            }
+            trace::thread_offsets_to_window(rec_);
+        }
         return true;
     }
 

@@ -302,6 +302,9 @@ private:
         const int first = std::countr_zero(rec_.active_mask);
         if (lanes_used_ == 1 && out_.space == MemSpace::Constant && rec_.mem_addr == 0) {
             out_.strided = true;  // constant loads carry no address; the SM serves them by latency
+        } else if (lanes_used_ == 1 && out_.space == MemSpace::Local) {
+            out_.strided = true;  // NVBit's local address is the thread's own, the same in every lane
+            out_.base = rec_.mem_addr;
         } else if (lanes_used_ == 1) {
             out_.strided = true;
             out_.stride = size;
@@ -321,6 +324,8 @@ private:
                 ++rank;
             }
         }
+        // Thread offsets to the lanes' places in the warp's local window (trace.hpp).
+        if (out_.space == MemSpace::Local) trace::thread_offsets_to_window(out_);
         ++report_.memory_instructions;
         return true;
     }

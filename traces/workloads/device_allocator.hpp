@@ -12,6 +12,8 @@ namespace zng::workloads {
 // Base of the first allocation: a high, canonical user-space address, like the
 // addresses the CUDA driver hands out, so traces look like real ones.
 constexpr uint64_t kDeviceBase = 0x7f0000000000ull;
+// The SM's local-memory frames sit below the first allocation.
+static_assert(trace::kLocalRegionBase + trace::kLocalRegionBytes <= kDeviceBase);
 // cudaMalloc returns 256 B aligned pointers; consecutive allocations are packed.
 constexpr uint64_t kDeviceAlignment = 256;
 

@@ -57,7 +57,9 @@ public:
 
     // Per-thread local memory (arrays indexed at run time). The hardware interleaves a
     // thread's elements across the lanes of its warp so that the same index is
-    // coalesced: element i of lane l lives at i * 32 * size + l * size of the window.
+    // coalesced: element i of lane l lives at i * 32 * size + l * size of the warp's
+    // window (trace::local_window_offset); the SM places the window in the frame of
+    // the warp slot that runs it.
     void local_load(uint64_t pc, uint32_t mask, const Lanes<uint32_t>& idx, uint8_t size) {
         if (e_) e_->load(pc, mask, local(mask, idx, size), size, trace::MemSpace::Local);
     }
@@ -79,7 +81,7 @@ private:
     }
     const LaneAddrs& local(uint32_t mask, const Lanes<uint32_t>& idx, uint8_t size) {
         for_each_lane(mask, [&](int l) {
-            addr_[l] = (uint64_t{idx[l]} * kLanes + static_cast<uint64_t>(l)) * size;
+            addr_[l] = trace::local_window_offset(uint64_t{idx[l]} * size, l, size);
         });
         return addr_;
     }
