@@ -129,7 +129,9 @@ bool L2Bank::serve(MemRequest* r) {
             return true;
         case MemOp::Write:
         case MemOp::Writeback:
-            if (r->op == MemOp::Write && policy_.bypass_write(*r)) {
+            // An L1's write-back (a dirty local line) is a store to the L2 like any other:
+            // a read-only L2 sends it on as well.
+            if (policy_.bypass_write(*r)) {
                 // Queued apart from the reads: the input slot frees at once, and a store
                 // the back end refuses holds up no read (V-B: small writes are buffered).
                 if (!write_room(l && l->dirty && !policy_.bypass_hit_updates() ? 2 : 1)) return false;
