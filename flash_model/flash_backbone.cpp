@@ -10,9 +10,17 @@ std::vector<ParamSpec> FlashBackboneSettings::params() {
     ParamSpec clock{"controller_clock", ParamType::Frequency, "1.2GHz",
                     "flash controller clock (assumption: the GPU interconnect clock it is attached to)"};
     clock.min = 1;
-    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand requests a controller holds (accepted, unanswered)"};
+    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand reads a controller holds (accepted, unanswered)"};
     depth.min = 1;
     depth.max = 1 << 20;
+    // Paper I: "To accommodate the write requests, ZnG increases the number of registers";
+    // V-B: small writes are buffered in "both the L2 cache and flash registers". Writes are
+    // posted into a queue of their own so that they never take a read's place.
+    ParamSpec wdepth{"write_queue_depth", ParamType::UInt, "64",
+                     "posted demand writes a controller holds until a register absorbs them (assumption: as many as "
+                     "reads)"};
+    wdepth.min = 1;
+    wdepth.max = 1 << 20;
     ParamSpec plane{"plane_depth", ParamType::UInt, "2",
                     "commands a controller keeps in flight per plane (the package queues them)"};
     plane.min = 1;
@@ -21,6 +29,7 @@ std::vector<ParamSpec> FlashBackboneSettings::params() {
     lat.max = 1 << 20;
     return {clock,
             depth,
+            wdepth,
             plane,
             lat,
             {"scheduler", ParamType::Section, "", "per-plane command scheduler (type: fifo | read_priority)"},
@@ -32,6 +41,7 @@ FlashBackboneSettings FlashBackboneSettings::read(const Params& p, const std::st
     s.name = name;
     s.controller_clock_hz = p.frequency("controller_clock");
     s.controller.queue_depth = p.u32("queue_depth");
+    s.controller.write_queue_depth = p.u32("write_queue_depth");
     s.controller.plane_depth = p.u32("plane_depth");
     s.controller.latency = p.u32("controller_latency");
     s.scheduler = p.section("scheduler");

@@ -46,7 +46,9 @@ struct FlashTxn {
     int32_t reg = -1;      // register in use (-1: the plane's page buffer)
     int32_t evicting = -1; // register being emptied for this demand (one eviction at a time)
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
-    MemRequest* req = nullptr;
+    uint16_t combined = 1;      // demand writes to this page carried by this one command sequence
+    uint64_t chunks = 0;        // chunks of the page this write carries (FlashSpec::chunk_mask)
+    MemRequest* req = nullptr;  // null once a posted write has been answered
     std::function<void()> done;  // firmware completion
     uint16_t app = 0;
     Tick accepted = 0;
