@@ -65,7 +65,7 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.register_read_hits = &st.counter("register_read_hits", "demand reads served by a register (no tR)");
     c.register_write_hits = &st.counter("register_write_hits", "demand writes absorbed by a register holding the page");
     c.register_misses = &st.counter("register_misses", "demand accesses that had to take a register");
-    c.evictions = &st.counter("evictions", "dirty registers programmed to make room");
+    c.evictions = &st.counter("evictions", "dirty registers programmed (to make room or above the watermark)");
     c.log_hits = &st.counter("log_hits", "senses redirected to a log page by the row decoder");
     c.migrations = &st.counter("migrations", "pages moved between a register and a remote plane");
     c.bytes_sensed = &st.counter("bytes_sensed", "bytes sensed from the array", "B");
@@ -76,13 +76,19 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.forwarded_requests = &st.counter("forwarded_requests",
                                        "demand requests to a block a merge retired, sent to the block's new home");
     c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
-    c.demand_senses = &st.counter("demand_senses", "senses for demand reads and write misses");
-    c.read_reaccesses = &st.counter("read_reaccesses", "demand senses of a data page sensed before (Fig. 12)");
+    c.demand_senses = &st.counter("demand_senses", "senses for demand reads (not for writes or merges)");
+    c.read_reaccesses =
+        &st.counter("read_reaccesses", "demand-read senses of a data page a demand read sensed before (Fig. 5b, 12)");
+    c.merge_senses = &st.counter("merge_senses",
+                                 "senses of a page's old copy before a partly written register is programmed");
+    c.background_programs = &st.counter("background_programs",
+                                        "dirty registers programmed because their group exceeded dirty_watermark");
     c.thrashing_episodes =
         &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on");
     c.thrashing_rewrites =
         &st.counter("thrashing_rewrites", "register write misses to a page the registers had recently evicted");
-    st.formula("write_redundancy", "programs per distinct page programmed from a register", "",
+    st.formula("write_redundancy",
+               "(register programs + pages still dirty in registers) / distinct pages written (Fig. 12)", "",
                [this] { return write_redundancy(); });
     st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "",
                [this] {
@@ -92,7 +98,8 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                    const double all = hits + static_cast<double>(k.register_misses->get());
                    return all > 0 ? hits / all : 0.0;
                });
-    st.formula("read_reaccesses_per_page", "demand senses per distinct data page sensed", "", [this] {
+    st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "",
+               [this] {
         return shared_.senses_per_page.empty() ? 0.0
                                                : static_cast<double>(shared_.c.demand_senses->get()) /
                                                      static_cast<double>(shared_.senses_per_page.size());
@@ -191,10 +198,12 @@ uint64_t FlashBackbone::in_flight() const {
 }
 
 double FlashBackbone::write_redundancy() const {
-    if (shared_.programs_per_page.empty()) return 0.0;
+    if (shared_.pages_written.empty()) return 0.0;
+    // A page still dirty in a register is one program still to come.
     uint64_t total = 0;
     for (const auto& [_, n] : shared_.programs_per_page) total += n;
-    return static_cast<double>(total) / static_cast<double>(shared_.programs_per_page.size());
+    for (const auto& p : packages_) total += p->registers().dirty_count();
+    return static_cast<double>(total) / static_cast<double>(shared_.pages_written.size());
 }
 
 }  // namespace zng::flash

@@ -73,7 +73,7 @@ public:
     const FlashCounters& counters() const { return shared_.c; }
     // Packages whose thrashing checker currently asks for L2 redirection.
     uint32_t thrashing_packages() const { return shared_.thrashing_packages; }
-    // Programs per distinct page programmed from a register (write redundancy).
+    // (Programs from registers + pages still dirty in registers) / distinct pages written.
     double write_redundancy() const;
 
 private:

@@ -41,7 +41,8 @@ struct FlashSpec {
     uint32_t registers_per_plane = 2;
     RegisterGrouping grouping = RegisterGrouping::Plane;
     bool multi_plane = true;             // planes of a die run operations of one kind together
-    bool write_miss_sense = true;        // a write to an uncached page first senses it (a program writes whole pages)
+    bool write_miss_sense = false;       // a write miss senses the page at once (else only a partial program merges)
+    double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random
     const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet

@@ -19,15 +19,15 @@ constexpr Tick kCycle = 1250;
 double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
 
 // Two dies, so that a read on die 1 does not wait for programs on die 0. Both queues
-// hold 2: with one shared budget the two queued writes would refuse the read.
+// hold 2: with one shared budget the two queued writes would refuse the read. No
+// background programs (dirty_watermark 1): a write waits for the eviction it needs.
 // Writes to plane 0 of die 0 (channel 1): P0 and P1 fill its two registers; P2 and P3
 // then need a register each and wait for programs (tPROG = 100 us), so from then on
 // both sit in the write queue. A write is answered when decoded (4 cycles); a third one
 // is refused; a 4 KiB read on die 1 at +10 us is accepted and costs what it costs on
 // an idle controller: 4 decode + 3 command + tR + 519 port + 515 data cycles.
 TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
-    Rig rig(small_platform("  write_miss_sense: false\n",
-                           std::string(kMesh1x2) + "  queue_depth: 2\n  write_queue_depth: 2\n", 2, 8, 2, 2));
+    Rig rig(small_platform("  dirty_watermark: 1\n", std::string(kMesh1x2) + "  queue_depth: 2\n  write_queue_depth: 2\n", 2, 8, 2, 2));
     Requester req(rig);
     const FlashGeometry& g = rig.zng().geometry();
     auto die0 = [&](uint32_t page) { return g.encode(FlashAddress{1, 0, 0, 0, 1, page}); };
