@@ -87,6 +87,32 @@ TEST(FlashTiming, WithoutMultiPlaneTheDieSerialisesSenses) {
         EXPECT_EQ(done[i], (i + 1) * 3 * kMicrosecond + (7 + 519 + 515) * kCycle) << "plane " << i;
 }
 
+// A 4 KiB demand read is one transaction all the way (the paper-preset mesh: 512 B
+// packets, 10 ns decoder search): one controller slot (a second read waits when
+// queue_depth is 1), one command (1 flit), one sense of tR + 8 cycles of decoder search,
+// one I/O-port transfer of 7 + 4096 / 8 = 519 cycles, one data message of 8 packets of
+// (8 + 512) / 8 = 65 flits, pipelined: 1 hop x 2 + 8 x 65 = 522 cycles. Done at
+//   tR + (4 decode + 3 command + 8 search + 519 port + 522 data) cycles.
+TEST(FlashTiming, AUnitReadIsOneTransaction) {
+    Rig rig(small_platform("  decoder_search: 10ns\n",
+                           "  queue_depth: 1\n  network: {type: mesh, rows: 1, cols: 2, clock: 800MHz, link_width: 8B, "
+                           "header_bytes: 8B, max_packet: 512B, router_latency: 2}\n"));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    req.issue(g.encode(FlashAddress{1, 0, 0, 0, 1, 0}), 4096, MemOp::Read);
+    req.issue(g.encode(FlashAddress{1, 0, 0, 1, 1, 0}), 4096, MemOp::Read);  // other plane, same controller
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 2u);
+    const Tick one = 3 * kMicrosecond + (4 + 3 + 8 + 519 + 522) * kCycle;
+    EXPECT_EQ(req.done_at[0], one);
+    EXPECT_EQ(req.done_at[1], 2 * one);  // accepted only once the first was answered
+    EXPECT_EQ(rig.sim.stats().value("memory.senses"), 2.0);
+    EXPECT_EQ(rig.sim.stats().value("memory.network.messages"), 4.0);
+    EXPECT_EQ(rig.sim.stats().value("memory.network.packets"), 2.0 * (1 + 8));
+    EXPECT_EQ(rig.sim.stats().value("memory.network.flits"), 2.0 * (1 + 8 * 65));
+    EXPECT_EQ(rig.sim.stats().value("memory.controller1.refusals"), 1.0);
+}
+
 TEST(FlashRules, NonFreeAndOutOfOrderProgramsAreSimErrors) {
     {
         Rig rig(small_platform("", kMesh1x2));
