@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "sim/core/errors.hpp"
 
 namespace zng::flash {
@@ -48,7 +50,7 @@ FlashAddress FlashPackage::page_address(uint32_t plane, uint32_t block, uint32_t
 
 uint64_t FlashPackage::busy_planes() const {
     uint64_t n = 0;
-    for (const auto& p : planes_) n += p.busy || !p.array.empty() || !p.demand.empty();
+    for (const auto& p : planes_) n += p.busy || !p.array.empty() || !p.firmware_array.empty() || !p.demand.empty();
     return n;
 }
 
@@ -69,7 +71,7 @@ void FlashPackage::receive(const FlashMessage& m) {
             break;
         case TxnKind::OpRead:
             t.target = t.addr;
-            planes_[t.plane].array.push_back(m.tag);
+            planes_[t.plane].firmware_array.push_back(m.tag);
             start_array(t.plane);
             break;
         case TxnKind::OpProgram:
@@ -283,11 +285,24 @@ bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
 
 void FlashPackage::start_array(uint32_t p) {
     Plane& pl = planes_[p];
-    if (pl.busy || pl.array.empty()) return;
-    uint32_t id = pl.array.front();
+    if (pl.busy) return;
+    // Paper V-D: GC blocks the requests of the application it serves, not the others':
+    // the plane alternates between firmware (GC) and demand operations when both wait.
+    // An operation the die cannot overlap now is started when the die's operations end.
+    RingQueue<uint32_t>* order[2] = {&pl.array, &pl.firmware_array};
+    if (!pl.firmware_last) std::swap(order[0], order[1]);
+    RingQueue<uint32_t>* q = nullptr;
+    for (RingQueue<uint32_t>* c : order) {
+        if (!c->empty() && die_allows(p, array_op(sh_.txns[c->front()]))) {
+            q = c;
+            break;
+        }
+    }
+    if (!q) return;
+    uint32_t id = q->front();
     FlashTxn& t = sh_.txns[id];
-    if (!die_allows(p, array_op(t))) return;  // started when the die's running operations end
-    pl.array.pop_front();
+    q->pop_front();
+    pl.firmware_last = q == &pl.firmware_array;
     const FlashTiming& tm = sh_.spec.timing;
     Tick dur = 0;
     try {
@@ -450,7 +465,7 @@ void FlashPackage::port_done(uint32_t id) {
         case TxnKind::OpRead: reply(id, MsgKind::Data, t.bytes); break;
         case TxnKind::OpProgram:
         case TxnKind::OpErase:
-            planes_[t.plane].array.push_back(id);
+            planes_[t.plane].firmware_array.push_back(id);
             start_array(t.plane);
             break;
         case TxnKind::Evict: fail("an eviction used an I/O port");

@@ -2,7 +2,8 @@
 // flash registers, and the I/O ports towards the flash network (paper II-B, IV-A, IV-C).
 //
 // Per plane, commands are taken in arrival order (firmware operations from their own
-// queue, so that GC never waits behind demand traffic blocked on registers):
+// queue, so that GC never waits behind demand traffic blocked on registers; the plane's
+// array alternates between the two when both have operations waiting):
 //  - demand read: a register holding the requested chunks of the page serves it (a
 //    register hit, no array access); a register holding only other, written chunks
 //    senses the page and merges it; otherwise a register is taken (a clean one first;
@@ -69,8 +70,10 @@ private:
     enum class ArrayOp : uint8_t { Sense, Program, Erase };
     struct Plane {
         RingQueue<uint32_t> demand;    // commands waiting for a register, in order
-        RingQueue<uint32_t> array;     // array operations waiting for the plane
+        RingQueue<uint32_t> array;           // demand array operations (senses, evictions)
+        RingQueue<uint32_t> firmware_array;  // firmware / GC array operations
         bool busy = false;
+        bool firmware_last = false;  // the last operation started was a firmware one
         ArrayOp running = ArrayOp::Sense;
     };
     enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated };

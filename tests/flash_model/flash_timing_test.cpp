@@ -113,6 +113,36 @@ TEST(FlashTiming, AUnitReadIsOneTransaction) {
     EXPECT_EQ(rig.sim.stats().value("memory.controller1.refusals"), 1.0);
 }
 
+// Firmware (GC) operations share a plane with demand reads instead of going first.
+// Three firmware programs to pages 0..2 of erased block 5 of plane 0 (channel 1),
+// submitted at 0: programs 1 and 2 are issued (the firmware budget is 2), 3 waits.
+//   program 1: 4 decode + 515 message + 519 port = cycle 1038, tPROG until T1 = 1038 c + 100 us
+//   program 2: its message trails by 513 flits: in the page buffer at 1032 + 519 = 1551 c
+// A demand read of plane 0 at 50 us waits for the plane behind program 2's array
+// operation. When program 1 ends, the demand read goes first (the last operation was a
+// firmware one): sense tR, port 519, data 515 cycles -> done at T1 + 3 us + 1034 c.
+// (Firmware first, it would have waited for program 2 as well: another 100 us.)
+TEST(FlashTiming, FirmwareProgramsDoNotStarveADemandRead) {
+    Rig rig(small_platform("", kMesh1x2));
+    auto& be = rig.zng();
+    Requester req(rig);
+    const FlashAddress blk{1, 0, 0, 0, 5, 0};
+    be.set_block_erased(blk);
+    std::vector<Tick> done(3, 0);
+    for (uint32_t i = 0; i < 3; ++i)
+        be.submit({FlashOp::Program, blk.with_page(i), 1, [&, i] { done[i] = rig.sim.now(); }});
+    testing::Probe read(rig.sim, 50 * kMicrosecond, [&] {
+        req.issue(be.geometry().encode(FlashAddress{1, 0, 0, 0, 1, 0}), 4096, MemOp::Read);
+    });
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 1u);
+    const Tick t1 = 100 * kMicrosecond + 1038 * kCycle;
+    EXPECT_EQ(done[0], t1 + 3 * kCycle);
+    EXPECT_EQ(req.done_at[0], t1 + 3 * kMicrosecond + 1034 * kCycle);
+    // Program 2 started after the read's sense: it ends 100 us after T1 + 3 us.
+    EXPECT_EQ(done[1], t1 + 103 * kMicrosecond + 3 * kCycle);
+}
+
 TEST(FlashRules, NonFreeAndOutOfOrderProgramsAreSimErrors) {
     {
         Rig rig(small_platform("", kMesh1x2));
