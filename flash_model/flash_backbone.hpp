@@ -67,6 +67,7 @@ public:
     uint32_t controllers() const { return static_cast<uint32_t>(controllers_.size()); }
     const ClockDomain& interface_clock() const { return own_clock; }
 
+    // Demand requests and firmware operations not yet answered (posted writes are answered).
     uint64_t in_flight() const;
     uint64_t bytes_sensed() const { return shared_.c.bytes_sensed->get(); }
     uint64_t bytes_programmed() const { return shared_.c.bytes_programmed->get(); }

@@ -43,7 +43,9 @@ public:
     void receive(const FlashMessage& m) override;
     // Called whenever a demand slot frees after a refusal.
     void set_room_callback(std::function<void()> f) { on_room_ = std::move(f); }
-    uint64_t in_flight() const { return occupancy_ + write_occupancy_ + firmware_live_; }
+    // Requests and firmware operations not yet answered. Posted writes are answered: like
+    // dirty registers, they are data the flash side still holds (write_occupancy()).
+    uint64_t in_flight() const { return occupancy_ + firmware_live_; }
     uint32_t occupancy() const { return occupancy_; }
     uint32_t write_occupancy() const { return write_occupancy_; }
 
