@@ -27,7 +27,8 @@ double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("m
 // is refused; a 4 KiB read on die 1 at +10 us is accepted and costs what it costs on
 // an idle controller: 4 decode + 3 command + tR + 519 port + 515 data cycles.
 TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
-    Rig rig(small_platform("  dirty_watermark: 1\n", std::string(kMesh1x2) + "  queue_depth: 2\n  write_queue_depth: 2\n", 2, 8, 2, 2));
+    Rig rig(small_platform("  dirty_watermark: 1\n",
+                           std::string(kMesh1x2) + "  queue_depth: 2\n  write_queue_depth: 2\n", 2, 8, 2, 2));
     Requester req(rig);
     const FlashGeometry& g = rig.zng().geometry();
     auto die0 = [&](uint32_t page) { return g.encode(FlashAddress{1, 0, 0, 0, 1, page}); };

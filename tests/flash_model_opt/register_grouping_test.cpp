@@ -63,7 +63,8 @@ TEST(RegisterGrouping, TwoWritesToOnePageMergeIntoOneProgram) {
 // hits, no program.
 TEST(RegisterGrouping, GroupedRegistersAbsorbWritesOfOneBusyPlane) {
     for (bool group : {false, true}) {
-        Rig rig(small_platform(group ? grouped(kNif) : "  write_miss_sense: false\n  dirty_watermark: 0.5\n", kMesh1x2));
+        Rig rig(small_platform(group ? grouped(kNif) : "  write_miss_sense: false\n  dirty_watermark: 0.5\n",
+                               kMesh1x2));
         Requester req(rig);
         const FlashGeometry& g = rig.zng().geometry();
         for (uint32_t p : {0u, 1u, 2u, 0u, 1u, 2u})
