@@ -33,6 +33,7 @@ struct FlashAddress {
         return channel == o.channel && package == o.package && die == o.die && plane == o.plane;
     }
     bool same_block(const FlashAddress& o) const { return same_plane(o) && block == o.block; }
+    bool same_page(const FlashAddress& o) const { return same_block(o) && page == o.page; }
 
     // "ch3/pkg0/die5/pl2/blk17/pg300", for error messages and traces.
     std::string to_string() const;

@@ -10,9 +10,17 @@ std::vector<ParamSpec> FlashBackboneSettings::params() {
     ParamSpec clock{"controller_clock", ParamType::Frequency, "1.2GHz",
                     "flash controller clock (assumption: the GPU interconnect clock it is attached to)"};
     clock.min = 1;
-    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand requests a controller holds (accepted, unanswered)"};
+    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand reads a controller holds (accepted, unanswered)"};
     depth.min = 1;
     depth.max = 1 << 20;
+    // Paper I: "To accommodate the write requests, ZnG increases the number of registers";
+    // V-B: small writes are buffered in "both the L2 cache and flash registers". Writes are
+    // posted into a queue of their own so that they never take a read's place.
+    ParamSpec wdepth{"write_queue_depth", ParamType::UInt, "64",
+                     "posted demand writes a controller holds until a register absorbs them (assumption: as many as "
+                     "reads)"};
+    wdepth.min = 1;
+    wdepth.max = 1 << 20;
     ParamSpec plane{"plane_depth", ParamType::UInt, "2",
                     "commands a controller keeps in flight per plane (the package queues them)"};
     plane.min = 1;
@@ -21,6 +29,7 @@ std::vector<ParamSpec> FlashBackboneSettings::params() {
     lat.max = 1 << 20;
     return {clock,
             depth,
+            wdepth,
             plane,
             lat,
             {"scheduler", ParamType::Section, "", "per-plane command scheduler (type: fifo | read_priority)"},
@@ -32,6 +41,7 @@ FlashBackboneSettings FlashBackboneSettings::read(const Params& p, const std::st
     s.name = name;
     s.controller_clock_hz = p.frequency("controller_clock");
     s.controller.queue_depth = p.u32("queue_depth");
+    s.controller.write_queue_depth = p.u32("write_queue_depth");
     s.controller.plane_depth = p.u32("plane_depth");
     s.controller.latency = p.u32("controller_latency");
     s.scheduler = p.section("scheduler");
@@ -55,7 +65,7 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.register_read_hits = &st.counter("register_read_hits", "demand reads served by a register (no tR)");
     c.register_write_hits = &st.counter("register_write_hits", "demand writes absorbed by a register holding the page");
     c.register_misses = &st.counter("register_misses", "demand accesses that had to take a register");
-    c.evictions = &st.counter("evictions", "dirty registers programmed to make room");
+    c.evictions = &st.counter("evictions", "dirty registers programmed (to make room or above the watermark)");
     c.log_hits = &st.counter("log_hits", "senses redirected to a log page by the row decoder");
     c.migrations = &st.counter("migrations", "pages moved between a register and a remote plane");
     c.bytes_sensed = &st.counter("bytes_sensed", "bytes sensed from the array", "B");
@@ -66,13 +76,19 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     c.forwarded_requests = &st.counter("forwarded_requests",
                                        "demand requests to a block a merge retired, sent to the block's new home");
     c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
-    c.demand_senses = &st.counter("demand_senses", "senses for demand reads and write misses");
-    c.read_reaccesses = &st.counter("read_reaccesses", "demand senses of a data page sensed before (Fig. 12)");
+    c.demand_senses = &st.counter("demand_senses", "senses for demand reads (not for writes or merges)");
+    c.read_reaccesses =
+        &st.counter("read_reaccesses", "demand-read senses of a data page a demand read sensed before (Fig. 5b, 12)");
+    c.merge_senses = &st.counter("merge_senses",
+                                 "senses of a page's old copy before a partly written register is programmed");
+    c.background_programs = &st.counter("background_programs",
+                                        "dirty registers programmed because their group exceeded dirty_watermark");
     c.thrashing_episodes =
         &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on");
     c.thrashing_rewrites =
         &st.counter("thrashing_rewrites", "register write misses to a page the registers had recently evicted");
-    st.formula("write_redundancy", "programs per distinct page programmed from a register", "",
+    st.formula("write_redundancy",
+               "(register programs + pages still dirty in registers) / distinct pages written (Fig. 12)", "",
                [this] { return write_redundancy(); });
     st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "",
                [this] {
@@ -82,7 +98,8 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                    const double all = hits + static_cast<double>(k.register_misses->get());
                    return all > 0 ? hits / all : 0.0;
                });
-    st.formula("read_reaccesses_per_page", "demand senses per distinct data page sensed", "", [this] {
+    st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "",
+               [this] {
         return shared_.senses_per_page.empty() ? 0.0
                                                : static_cast<double>(shared_.c.demand_senses->get()) /
                                                      static_cast<double>(shared_.senses_per_page.size());
@@ -175,16 +192,20 @@ FlashAddress FlashBackbone::newest_copy(const FlashAddress& data_page) const {
 }
 
 uint64_t FlashBackbone::in_flight() const {
-    uint64_t n = network_->in_flight();
+    // Every unanswered request or firmware operation is held by its controller; network
+    // messages of posted writes and evictions carry data the flash side already owns.
+    uint64_t n = 0;
     for (const auto& c : controllers_) n += c->in_flight();
     return n;
 }
 
 double FlashBackbone::write_redundancy() const {
-    if (shared_.programs_per_page.empty()) return 0.0;
+    if (shared_.pages_written.empty()) return 0.0;
+    // A page still dirty in a register is one program still to come.
     uint64_t total = 0;
     for (const auto& [_, n] : shared_.programs_per_page) total += n;
-    return static_cast<double>(total) / static_cast<double>(shared_.programs_per_page.size());
+    for (const auto& p : packages_) total += p->registers().dirty_count();
+    return static_cast<double>(total) / static_cast<double>(shared_.pages_written.size());
 }
 
 }  // namespace zng::flash

@@ -67,13 +67,14 @@ public:
     uint32_t controllers() const { return static_cast<uint32_t>(controllers_.size()); }
     const ClockDomain& interface_clock() const { return own_clock; }
 
+    // Demand requests and firmware operations not yet answered (posted writes are answered).
     uint64_t in_flight() const;
     uint64_t bytes_sensed() const { return shared_.c.bytes_sensed->get(); }
     uint64_t bytes_programmed() const { return shared_.c.bytes_programmed->get(); }
     const FlashCounters& counters() const { return shared_.c; }
     // Packages whose thrashing checker currently asks for L2 redirection.
     uint32_t thrashing_packages() const { return shared_.thrashing_packages; }
-    // Programs per distinct page programmed from a register (write redundancy).
+    // (Programs from registers + pages still dirty in registers) / distinct pages written.
     double write_redundancy() const;
 
 private:

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "sim/core/errors.hpp"
 
 namespace zng::flash {
@@ -48,7 +50,7 @@ FlashAddress FlashPackage::page_address(uint32_t plane, uint32_t block, uint32_t
 
 uint64_t FlashPackage::busy_planes() const {
     uint64_t n = 0;
-    for (const auto& p : planes_) n += p.busy || !p.array.empty() || !p.demand.empty();
+    for (const auto& p : planes_) n += p.busy || !p.array.empty() || !p.firmware_array.empty() || !p.demand.empty();
     return n;
 }
 
@@ -69,7 +71,7 @@ void FlashPackage::receive(const FlashMessage& m) {
             break;
         case TxnKind::OpRead:
             t.target = t.addr;
-            planes_[t.plane].array.push_back(m.tag);
+            planes_[t.plane].firmware_array.push_back(m.tag);
             start_array(t.plane);
             break;
         case TxnKind::OpProgram:
@@ -105,6 +107,14 @@ bool FlashPackage::admit(uint32_t id) {
         regs_.touch(static_cast<uint32_t>(r));
         t.reg = r;
         if (t.req) t.req->mark(Stage::MediumStart, now());
+        if (t.kind == TxnKind::DemandRead && (t.chunks & ~regs_[static_cast<uint32_t>(r)].chunks) != 0 &&
+            holds_data(t.plane, t.addr.block, t.addr.page)) {
+            // The register holds only written parts of the page and the read wants
+            // others: the page is sensed and merged under the written data.
+            ++*sh_.c.register_misses;
+            planes_[t.plane].array.push_back(id);
+            return true;
+        }
         if (t.kind == TxnKind::DemandRead) {
             ++*sh_.c.register_read_hits;
         } else {
@@ -122,6 +132,8 @@ bool FlashPackage::admit(uint32_t id) {
     int v = regs_.victim(t.plane);
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {
+        // No clean register: a program already under way will free one.
+        if (regs_.programming(t.plane) > 0) return false;
         t.evicting = v;  // before start_evict: allocating its transaction may move `t`
         start_evict(static_cast<uint32_t>(v));
         return false;  // retried once the victim is clean
@@ -131,6 +143,9 @@ bool FlashPackage::admit(uint32_t id) {
     regs_.fill(static_cast<uint32_t>(v), tag);
     regs_.set_busy(static_cast<uint32_t>(v), true);
     t.reg = v;
+    // A write miss takes the register with no chunk valid: the old page is sensed only
+    // if the register is programmed partly written (start_evict), unless
+    // write_miss_sense asks for the sense at the miss.
     if (t.kind == TxnKind::DemandRead || sh_.spec.write_miss_sense) {
         planes_[t.plane].array.push_back(id);
     } else {
@@ -140,9 +155,27 @@ bool FlashPackage::admit(uint32_t id) {
     return true;
 }
 
+bool FlashPackage::holds_data(uint32_t plane, uint32_t block, uint32_t page) const {
+    ProgrammableRowDecoder::Row row = decoders_[plane].resolve(block, page);
+    return sh_.blocks.page_programmed(page_address(plane, row.block, row.page));
+}
+
+void FlashPackage::maybe_flush(uint32_t plane) {
+    // Dirty registers above the watermark are programmed in the background, so that a
+    // miss finds a clean register instead of waiting for a program.
+    const auto limit = static_cast<uint32_t>(sh_.spec.dirty_watermark * regs_.group_size());
+    while (regs_.unflushed(plane) > limit) {
+        int r = regs_.dirty_victim(plane);
+        if (r < 0) return;
+        ++*sh_.c.background_programs;
+        start_evict(static_cast<uint32_t>(r));
+    }
+}
+
 void FlashPackage::start_evict(uint32_t reg) {
     FlashRegister& g = regs_[reg];
     regs_.set_busy(reg, true);
+    regs_.set_programming(reg, true);
     ++*sh_.c.evictions;
     if (sh_.spec.thrashing.enabled) thrash_.on_evict(g.tag);
     uint32_t id = sh_.txns.alloc();
@@ -152,9 +185,23 @@ void FlashPackage::start_evict(uint32_t reg) {
     e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
     e.reg = static_cast<int32_t>(reg);
     e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
-    if (g.home_plane != e.plane) {
+    // A program writes a whole page: a partly written register over a page that holds
+    // data first senses the old page (tR) and merges it under the written chunks.
+    if (g.chunks != sh_.spec.full_chunk_mask() && holds_data(e.plane, e.addr.block, e.addr.page)) {
+        e.merge_sense = 1;
+        planes_[e.plane].array.push_back(id);
+        start_array(e.plane);
+        return;
+    }
+    continue_evict(id);
+}
+
+void FlashPackage::continue_evict(uint32_t id) {
+    FlashTxn& e = sh_.txns[id];
+    const uint32_t home = regs_[static_cast<uint32_t>(e.reg)].home_plane;
+    if (home != e.plane) {
         ++*sh_.c.migrations;
-        interconnect_->migrate(*this, g.home_plane, e.plane, e.bytes, id);
+        interconnect_->migrate(*this, home, e.plane, e.bytes, id);
     } else {
         program_log(id);
     }
@@ -216,29 +263,46 @@ void FlashPackage::merge_done(uint32_t plane, uint32_t log) {
     for (uint32_t id : waiting) program_log(id);
 }
 
-bool FlashPackage::die_allows(uint32_t p, TxnKind k) const {
+FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {
+    switch (t.kind) {
+        case TxnKind::Evict: return t.merge_sense ? ArrayOp::Sense : ArrayOp::Program;
+        case TxnKind::OpProgram: return ArrayOp::Program;
+        case TxnKind::OpErase: return ArrayOp::Erase;
+        default: return ArrayOp::Sense;
+    }
+}
+
+bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
     uint32_t per_die = sh_.spec.geometry.planes_per_die();
     uint32_t first = p / per_die * per_die;
-    bool sense = k == TxnKind::DemandRead || k == TxnKind::DemandWrite || k == TxnKind::OpRead;
     for (uint32_t q = first; q < first + per_die; ++q) {
         if (!planes_[q].busy) continue;
         if (!sh_.spec.multi_plane) return false;
-        TxnKind r = planes_[q].running;
-        bool r_sense = r == TxnKind::DemandRead || r == TxnKind::DemandWrite || r == TxnKind::OpRead;
-        bool r_prog = r == TxnKind::Evict || r == TxnKind::OpProgram;
-        bool prog = k == TxnKind::Evict || k == TxnKind::OpProgram;
-        if (!((sense && r_sense) || (prog && r_prog))) return false;  // erases run alone on their die
+        if (op == ArrayOp::Erase || planes_[q].running != op) return false;  // erases run alone on their die
     }
     return true;
 }
 
 void FlashPackage::start_array(uint32_t p) {
     Plane& pl = planes_[p];
-    if (pl.busy || pl.array.empty()) return;
-    uint32_t id = pl.array.front();
+    if (pl.busy) return;
+    // Paper V-D: GC blocks the requests of the application it serves, not the others':
+    // the plane alternates between firmware (GC) and demand operations when both wait.
+    // An operation the die cannot overlap now is started when the die's operations end.
+    RingQueue<uint32_t>* order[2] = {&pl.array, &pl.firmware_array};
+    if (!pl.firmware_last) std::swap(order[0], order[1]);
+    RingQueue<uint32_t>* q = nullptr;
+    for (RingQueue<uint32_t>* c : order) {
+        if (!c->empty() && die_allows(p, array_op(sh_.txns[c->front()]))) {
+            q = c;
+            break;
+        }
+    }
+    if (!q) return;
+    uint32_t id = q->front();
     FlashTxn& t = sh_.txns[id];
-    if (!die_allows(p, t.kind)) return;  // started when the die's running operations end
-    pl.array.pop_front();
+    q->pop_front();
+    pl.firmware_last = q == &pl.firmware_array;
     const FlashTiming& tm = sh_.spec.timing;
     Tick dur = 0;
     try {
@@ -250,7 +314,7 @@ void FlashPackage::start_array(uint32_t p) {
                 t.target = page_address(p, row.block, row.page);
                 if (!sh_.blocks.page_programmed(t.target)) ++*sh_.c.reads_of_erased_pages;
                 dur = tm.decoder_search + tm.t_read;
-                note_sense(t);
+                if (t.kind == TxnKind::DemandRead) note_read_sense(t);
                 ++*sh_.c.senses;
                 *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
                 if (t.req) t.req->mark(Stage::MediumStart, now());
@@ -263,6 +327,16 @@ void FlashPackage::start_array(uint32_t p) {
                 *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
                 break;
             case TxnKind::Evict:
+                if (t.merge_sense) {
+                    ProgrammableRowDecoder::Row row = decoders_[p].resolve(t.addr.block, t.addr.page);
+                    if (row.log_hit) ++*sh_.c.log_hits;
+                    dur = tm.decoder_search + tm.t_read;
+                    ++*sh_.c.senses;
+                    ++*sh_.c.merge_senses;
+                    *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
+                    break;
+                }
+                [[fallthrough]];
             case TxnKind::OpProgram:
                 sh_.blocks.program(t.target);
                 dur = tm.t_prog;
@@ -280,7 +354,7 @@ void FlashPackage::start_array(uint32_t p) {
         fail(e.what());
     }
     pl.busy = true;
-    pl.running = t.kind;
+    pl.running = array_op(t);
     events_.push({EvKind::ArrayDone, id, p}, now() + dur);
 }
 
@@ -290,6 +364,8 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
     switch (t.kind) {
         case TxnKind::DemandRead:
         case TxnKind::DemandWrite: {
+            // The sensed page fills every chunk the writes did not.
+            regs_[static_cast<uint32_t>(t.reg)].chunks = sh_.spec.full_chunk_mask();
             uint32_t home = regs_[static_cast<uint32_t>(t.reg)].home_plane;
             if (home != p) {
                 ++*sh_.c.migrations;
@@ -300,7 +376,15 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
             break;
         }
         case TxnKind::OpRead: port_transfer(id, t.bytes); break;
-        case TxnKind::Evict: finish_evict(id); break;
+        case TxnKind::Evict:
+            if (t.merge_sense) {
+                t.merge_sense = 0;
+                regs_[static_cast<uint32_t>(t.reg)].chunks = sh_.spec.full_chunk_mask();
+                continue_evict(id);
+            } else {
+                finish_evict(id);
+            }
+            break;
         case TxnKind::OpProgram: reply(id, MsgKind::Ack, 0); break;
         case TxnKind::OpErase:
             decoders_[p].erase_block(t.target.block);
@@ -318,9 +402,11 @@ void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].byt
 
 void FlashPackage::finish_evict(uint32_t id) {
     const uint32_t reg = static_cast<uint32_t>(sh_.txns[id].reg);
-    regs_[reg].dirty = false;
+    regs_.set_dirty(reg, false);
+    regs_.set_programming(reg, false);
     regs_.set_busy(reg, false);
     sh_.txns.release(id);
+    maybe_flush(regs_[reg].home_plane);
     kick_waiting();
 }
 
@@ -366,16 +452,20 @@ void FlashPackage::port_done(uint32_t id) {
             break;
         case TxnKind::DemandWrite: {
             const uint32_t reg = static_cast<uint32_t>(t.reg);
-            regs_[reg].dirty = true;
+            regs_[reg].chunks |= t.chunks;
+            regs_.set_dirty(reg, true);
             regs_.set_busy(reg, false);
+            sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr));
+            const uint32_t plane = t.plane;
             reply(id, MsgKind::Ack, 0);
+            maybe_flush(plane);
             kick_waiting();
             break;
         }
         case TxnKind::OpRead: reply(id, MsgKind::Data, t.bytes); break;
         case TxnKind::OpProgram:
         case TxnKind::OpErase:
-            planes_[t.plane].array.push_back(id);
+            planes_[t.plane].firmware_array.push_back(id);
             start_array(t.plane);
             break;
         case TxnKind::Evict: fail("an eviction used an I/O port");
@@ -400,9 +490,11 @@ void FlashPackage::note_write_miss(uint64_t tag) {
     *sh_.c.thrashing_rewrites += thrash_.rewrites() - before;
 }
 
-void FlashPackage::note_sense(const FlashTxn& t) {
+void FlashPackage::note_read_sense(const FlashTxn& t) {
+    // Fig. 5b: "each Z-NAND page ... repeatedly read": demand reads that had to sense
+    // their page, keyed by the data page wherever its newest copy lives (senses for
+    // writes and for merges before a program are not reads of the page).
     ++*sh_.c.demand_senses;
-    // Keyed by the data page, wherever its newest copy lives: the same data read again.
     if (sh_.senses_per_page[sh_.spec.geometry.encode(t.addr)]++ > 0) ++*sh_.c.read_reaccesses;
 }
 

@@ -2,15 +2,21 @@
 // flash registers, and the I/O ports towards the flash network (paper II-B, IV-A, IV-C).
 //
 // Per plane, commands are taken in arrival order (firmware operations from their own
-// queue, so that GC never waits behind demand traffic blocked on registers):
-//  - demand read: a register holding the page serves it (a register hit, no array
-//    access); otherwise a register is taken (a dirty victim is programmed to its log
-//    block first), the decoder resolves the row (its CAM search latency) and the page is
-//    sensed (tR), then `bytes` leave through an I/O port;
-//  - demand write: the data enters through an I/O port into the register holding the
-//    page (sensing it first on a miss, if write_miss_sense) and the register turns
-//    dirty; the write is acknowledged there. A dirty register is programmed (tPROG) to
-//    the next free page of its data block's log block when it is evicted;
+// queue, so that GC never waits behind demand traffic blocked on registers; the plane's
+// array alternates between the two when both have operations waiting):
+//  - demand read: a register holding the requested chunks of the page serves it (a
+//    register hit, no array access); a register holding only other, written chunks
+//    senses the page and merges it; otherwise a register is taken (a clean one first;
+//    a dirty victim is programmed to its log block first), the decoder resolves the row
+//    (its CAM search latency) and the page is sensed (tR), then `bytes` leave through
+//    an I/O port;
+//  - demand write (possibly several stores to the page in one sequence): the data
+//    enters through an I/O port into the register holding the page, or a register
+//    taken with no chunk valid (sensing the page first only if write_miss_sense), and
+//    the register turns dirty; the write is acknowledged there. A dirty register is
+//    programmed (tPROG) to the next free page of its data block's log block when it is
+//    evicted or, above dirty_watermark, in the background; if only part of it was
+//    written and the page holds data, the old copy is sensed (tR) and merged first;
 //  - firmware read / program / erase: exact addresses, through the plane's page buffer.
 // Array operations of a plane run one at a time; planes of a die overlap when
 // multi_plane allows (operations of one kind only), else the die runs one at a time.
@@ -60,11 +66,15 @@ public:
     uint64_t busy_planes() const;
 
 private:
+    // What an operation does to the array (planes of a die overlap same-kind operations).
+    enum class ArrayOp : uint8_t { Sense, Program, Erase };
     struct Plane {
         RingQueue<uint32_t> demand;    // commands waiting for a register, in order
-        RingQueue<uint32_t> array;     // array operations waiting for the plane
+        RingQueue<uint32_t> array;           // demand array operations (senses, evictions)
+        RingQueue<uint32_t> firmware_array;  // firmware / GC array operations
         bool busy = false;
-        TxnKind running = TxnKind::DemandRead;
+        bool firmware_last = false;  // the last operation started was a firmware one
+        ArrayOp running = ArrayOp::Sense;
     };
     enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated };
     struct Ev {
@@ -82,10 +92,14 @@ private:
     void kick_waiting();
     bool admit(uint32_t t);
     void start_evict(uint32_t reg);
+    void continue_evict(uint32_t txn);
+    void maybe_flush(uint32_t plane);
+    bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
+    static ArrayOp array_op(const FlashTxn& t);
     void program_log(uint32_t t);
     void merge_done(uint32_t plane, uint32_t log_block);
     void start_array(uint32_t p);
-    bool die_allows(uint32_t p, TxnKind k) const;
+    bool die_allows(uint32_t p, ArrayOp op) const;
     void array_done(uint32_t t, uint32_t p);
     void after_sense(uint32_t t);
     void port_transfer(uint32_t t, uint32_t bytes);
@@ -94,7 +108,7 @@ private:
     void finish_evict(uint32_t t);
     void reply(uint32_t t, MsgKind kind, uint32_t payload);
     void note_write_miss(uint64_t tag);
-    void note_sense(const FlashTxn& t);
+    void note_read_sense(const FlashTxn& t);
     FlashAddress page_address(uint32_t plane, uint32_t block, uint32_t page) const;
     [[noreturn]] void fail(const std::string& what) const;
 

@@ -34,6 +34,13 @@ const ComponentSchema& flash_section_schema() {
         page.min = 512;
         ParamSpec rate{"interface_rate", ParamType::Rate, "800MT/s", "transfer rate of a package I/O port"};
         rate.min = 1;
+        ParamSpec watermark{"dirty_watermark", ParamType::Real, "1",
+                            "fraction of a register group (a plane's registers, or the package's when grouped) that "
+                            "may hold dirty pages; above it the least recently used dirty page is programmed in the "
+                            "background (1, the default: a dirty page is programmed only when a miss needs its "
+                            "register)"};
+        watermark.min = 0;
+        watermark.max = 1;
         ParamSpec width{"io_port_width", ParamType::Size, "8B", "bytes per transfer of a package I/O port"};
         width.min = 1;
         width.max = 4096;
@@ -67,9 +74,11 @@ const ComponentSchema& flash_section_schema() {
             {"multi_plane", ParamType::Bool, "true",
              "planes of a die may run operations of the same kind concurrently (multi-plane); false: one array "
              "operation per die at a time"},
-            {"write_miss_sense", ParamType::Bool, "true",
-             "a write to a page not held in a register first senses the page's current copy (programs write whole "
-             "pages)"},
+            {"write_miss_sense", ParamType::Bool, "false",
+             "a write to a page not held in a register senses the page's current copy at once; false: the register "
+             "records the chunks written and the old page is sensed and merged only when a partly written register "
+             "is programmed over a page holding data"},
+            watermark,
             u("endurance", "100000", "P/E cycles after which a block counts as worn out", 1, 1e9),
             {"thrashing_checker", ParamType::Section, "",
              "register thrashing checker raising L2 redirection of dirty pages (zng-wropt; off by default)"},
@@ -116,6 +125,7 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.grouping = p.str("register_grouping") == "package" ? RegisterGrouping::Package : RegisterGrouping::Plane;
     s.multi_plane = p.flag("multi_plane");
     s.write_miss_sense = p.flag("write_miss_sense");
+    s.dirty_watermark = p.real("dirty_watermark");
     s.endurance = p.u32("endurance");
     s.register_replacement = p.section("register_replacement");
     s.register_interconnect = p.section("register_interconnect");

@@ -41,13 +41,33 @@ struct FlashSpec {
     uint32_t registers_per_plane = 2;
     RegisterGrouping grouping = RegisterGrouping::Plane;
     bool multi_plane = true;             // planes of a die run operations of one kind together
-    bool write_miss_sense = true;        // a write to an uncached page first senses it (a program writes whole pages)
+    bool write_miss_sense = false;       // a write miss senses the page at once (else only a partial program merges)
+    double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random
     const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet
     std::string register_replacement_path = "flash.register_replacement";
     std::string register_interconnect_path = "flash.register_interconnect";
     ThrashingCheckerConfig thrashing;  // per-package register thrashing checker (zng-wropt)
+
+    // A register records which parts of its page hold current data in chunks of
+    // chunk_bytes() (128 B, the L2 line a store carries, or page/64 for pages above 8 KB),
+    // one bit each in a 64-bit mask.
+    uint32_t chunk_bytes() const {
+        const uint32_t page = static_cast<uint32_t>(geometry.page_size());
+        return page / 64 > 128 ? page / 64 : 128;
+    }
+    uint64_t full_chunk_mask() const {
+        const uint32_t n = static_cast<uint32_t>(geometry.page_size()) / chunk_bytes();
+        return n >= 64 ? ~0ull : (1ull << n) - 1;
+    }
+    // Chunks touched by `bytes` at `offset` within the page.
+    uint64_t chunk_mask(uint32_t offset, uint32_t bytes) const {
+        if (bytes == 0) return 0;
+        const uint32_t first = offset / chunk_bytes(), last = (offset + bytes - 1) / chunk_bytes();
+        const uint64_t upto = last >= 63 ? ~0ull : (1ull << (last + 1)) - 1;
+        return upto & ~((1ull << first) - 1);
+    }
 };
 
 // The schema of the `flash:` section (also printed by `config describe`).

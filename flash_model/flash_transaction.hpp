@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "flash_model/block_state_table.hpp"
 #include "flash_model/flash_address.hpp"
@@ -46,7 +47,10 @@ struct FlashTxn {
     int32_t reg = -1;      // register in use (-1: the plane's page buffer)
     int32_t evicting = -1; // register being emptied for this demand (one eviction at a time)
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
-    MemRequest* req = nullptr;
+    uint8_t merge_sense = 0;    // eviction: sense the old page before the program
+    uint16_t combined = 1;      // demand writes to this page carried by this one command sequence
+    uint64_t chunks = 0;        // chunks of the page this write carries (FlashSpec::chunk_mask)
+    MemRequest* req = nullptr;  // null once a posted write has been answered
     std::function<void()> done;  // firmware completion
     uint16_t app = 0;
     Tick accepted = 0;
@@ -72,6 +76,8 @@ struct FlashCounters {
     Counter* read_reaccesses = nullptr;
     Counter* thrashing_episodes = nullptr;
     Counter* thrashing_rewrites = nullptr;
+    Counter* merge_senses = nullptr;
+    Counter* background_programs = nullptr;
 };
 
 struct FlashShared {
@@ -82,9 +88,11 @@ struct FlashShared {
     FlashNetwork* network = nullptr;
     LogBlockMap* log_map = nullptr;
     FlashCounters c;
-    // Programs per distinct data page (write redundancy: programs / distinct pages).
+    // Programs per distinct data page programmed from a register.
     std::unordered_map<uint64_t, uint32_t> programs_per_page;
-    // Demand senses per distinct data page (read re-accesses: senses of a page sensed before).
+    // Distinct data pages demand writes reached (write redundancy's denominator).
+    std::unordered_set<uint64_t> pages_written;
+    // Demand-read senses per distinct data page (read re-accesses: senses of a page sensed before).
     std::unordered_map<uint64_t, uint32_t> senses_per_page;
     // Packages whose thrashing checker currently asks for L2 redirection.
     uint32_t thrashing_packages = 0;

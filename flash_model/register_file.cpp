@@ -13,6 +13,8 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
       busy_(regs_.size(), 0),
       idle_in_plane_(planes, per_plane),
       idle_(static_cast<uint32_t>(regs_.size())),
+      unflushed_in_plane_(planes, 0),
+      programming_in_plane_(planes, 0),
       index_(regs_.size()) {
     for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
     policy_->resize(regs_.size());
@@ -37,25 +39,64 @@ int FlashRegisterFile::victim(uint32_t plane) {
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
-    candidates_.clear();
-    for (uint32_t r = 0; r < regs_.size(); ++r) {
-        if (!in_group(r, plane) || busy_[r]) continue;
-        if (!regs_[r].valid) return static_cast<int>(r);
-        candidates_.push_back(r);
+    // A clean victim costs nothing to give up; a dirty one costs a program (tPROG).
+    for (bool dirty : {false, true}) {
+        candidates_.clear();
+        for (uint32_t r = 0; r < regs_.size(); ++r) {
+            if (!in_group(r, plane) || busy_[r]) continue;
+            if (!regs_[r].valid) return static_cast<int>(r);
+            if (regs_[r].dirty == dirty) candidates_.push_back(r);
+        }
+        if (!candidates_.empty())
+            return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
     }
+    return -1;
+}
+
+int FlashRegisterFile::dirty_victim(uint32_t plane) {
+    candidates_.clear();
+    for (uint32_t r = 0; r < regs_.size(); ++r)
+        if (in_group(r, plane) && !busy_[r] && regs_[r].valid && regs_[r].dirty && !regs_[r].programming)
+            candidates_.push_back(r);
     if (candidates_.empty()) return -1;
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
 void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
     FlashRegister& g = regs_[r];
+    if (g.dirty) throw SimError("flash register file: a dirty register was refilled before its program");
     if (g.valid) index_.erase(g.tag);
     if (index_.contains(tag)) throw SimError("flash register file: a page may sit in one register only");
     g.tag = tag;
     g.valid = true;
-    g.dirty = false;
+    g.chunks = 0;
     index_.put(tag, r);
     policy_->on_fill(r);
+}
+
+void FlashRegisterFile::count(uint32_t r, int sign) {
+    const FlashRegister& g = regs_[r];
+    const uint32_t home = g.home_plane;
+    if (g.dirty && !g.programming) {
+        unflushed_in_plane_[home] += sign;
+        unflushed_ += sign;
+    }
+    if (g.programming) {
+        programming_in_plane_[home] += sign;
+        programming_ += sign;
+    }
+}
+
+void FlashRegisterFile::set_dirty(uint32_t r, bool d) {
+    count(r, -1);
+    regs_[r].dirty = d;
+    count(r, +1);
+}
+
+void FlashRegisterFile::set_programming(uint32_t r, bool p) {
+    count(r, -1);
+    regs_[r].programming = p;
+    count(r, +1);
 }
 
 void FlashRegisterFile::drop(FlashRegister& g) {
@@ -80,10 +121,6 @@ void FlashRegisterFile::move_block(uint32_t plane, uint32_t from, uint32_t to) {
     }
 }
 
-uint32_t FlashRegisterFile::dirty_count() const {
-    uint32_t n = 0;
-    for (const auto& g : regs_) n += g.valid && g.dirty;
-    return n;
-}
+uint32_t FlashRegisterFile::dirty_count() const { return unflushed_ + programming_; }
 
 }  // namespace zng::flash

@@ -7,6 +7,13 @@
 // Registers are tagged by the data page they hold (plane, data block, page index):
 // the identity the L2 uses, whatever log page holds its newest copy.
 //
+// Registers are the write cache of the flash (paper I: "To accommodate the write
+// requests, ZnG increases the number of registers"): a register records which chunks of
+// its page hold current data (a page sensed: all; a page only written: the chunks
+// written), replacement takes a clean idle register before a dirty one, and the file
+// counts dirty registers per group so that the package can program some in the
+// background above a watermark.
+//
 // A package groups up to 64 planes x 8 registers: lookups go through a hash index of
 // the tags, and the file counts idle registers so that a request finding every usable
 // register busy (and retried at each completion) costs no scan.
@@ -24,8 +31,10 @@ namespace zng::flash {
 struct FlashRegister {
     uint64_t tag = 0;
     uint32_t home_plane = 0;
+    uint64_t chunks = 0;  // chunks of the page holding current data (FlashSpec::chunk_mask)
     bool valid = false;
     bool dirty = false;
+    bool programming = false;  // being programmed to the array (still dirty until it ends)
 };
 
 class FlashRegisterFile {
@@ -40,7 +49,7 @@ public:
     static uint32_t tag_block(uint64_t t) { return static_cast<uint32_t>((t >> 20) & 0xfffffff); }
     static uint32_t tag_page(uint64_t t) { return static_cast<uint32_t>(t & 0xfffff); }
 
-    size_t size() const { return regs_.size(); }
+    uint32_t size() const { return static_cast<uint32_t>(regs_.size()); }
     FlashRegister& operator[](uint32_t i) { return regs_[i]; }
     const FlashRegister& operator[](uint32_t i) const { return regs_[i]; }
 
@@ -53,10 +62,25 @@ public:
     bool busy(uint32_t r) const { return busy_[r] != 0; }
     void set_busy(uint32_t r, bool b);
     // An idle register a page of `plane` may take: an empty one (the plane's own
-    // first), else the replacement policy's choice among idle ones. -1 if all are busy.
+    // first), else the replacement policy's choice among clean idle ones, else among
+    // dirty idle ones. -1 if all are busy.
     int victim(uint32_t plane);
-    // Places `tag` in register r (which must be idle); the caller handles a dirty victim first.
+    // The policy's choice among the idle dirty registers of `plane`'s group not being
+    // programmed (for a background program), or -1.
+    int dirty_victim(uint32_t plane);
+    // Places `tag` in register r (which must be idle and clean), no chunk valid yet.
     void fill(uint32_t r, uint64_t tag);
+    void set_dirty(uint32_t r, bool d);
+    void set_programming(uint32_t r, bool p);
+    // Registers a page of `plane` may use, the dirty ones among them not being
+    // programmed, and those being programmed.
+    uint32_t group_size() const { return grouping_ == RegisterGrouping::Package ? size() : per_plane_; }
+    uint32_t unflushed(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? unflushed_ : unflushed_in_plane_[plane];
+    }
+    uint32_t programming(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? programming_ : programming_in_plane_[plane];
+    }
     void touch(uint32_t r) { policy_->on_access(r); }
     // Drops clean copies of pages of (plane, block) (the block was erased); dirty
     // copies stay: they are newer than the flash and will be programmed to a log block.
@@ -70,6 +94,8 @@ private:
         return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
     }
     void drop(FlashRegister& g);  // invalidates g and its index entry
+    // Keeps the unflushed / programming counts in step with register r's flags.
+    void count(uint32_t r, int sign);
     uint32_t per_plane_;
     RegisterGrouping grouping_;
     std::unique_ptr<RegisterReplacementPolicy> policy_;
@@ -77,6 +103,8 @@ private:
     std::vector<uint8_t> busy_;
     std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
     uint32_t idle_ = 0;                    // idle registers in the package
+    std::vector<uint32_t> unflushed_in_plane_, programming_in_plane_;  // by home plane
+    uint32_t unflushed_ = 0, programming_ = 0;
     FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
     std::vector<uint32_t> candidates_;  // scratch, reused
 };

@@ -69,9 +69,10 @@ private:
 // A small array whose clocks all share 800 MHz edges (1250 ps), so that hand-computed
 // times need no edge rounding. Fields in braces are filled by each test.
 inline std::string small_platform(const std::string& flash_extra, const std::string& memory_extra,
-                                  int io_ports = 2, int planes = 8, int channels = 2) {
+                                  int io_ports = 2, int planes = 8, int channels = 2, int dies = 1) {
     return "flash:\n"
-           "  channels: " + std::to_string(channels) + "\n  packages_per_channel: 1\n  dies_per_package: 1\n  planes_per_die: " +
+           "  channels: " + std::to_string(channels) + "\n  packages_per_channel: 1\n  dies_per_package: " +
+           std::to_string(dies) + "\n  planes_per_die: " +
            std::to_string(planes) + "\n"
            "  blocks_per_plane: 16\n  pages_per_block: 8\n  page_size: 4KiB\n"
            "  tR: 3us\n  tPROG: 100us\n  tBERS: 1ms\n  interface_rate: 800MT/s\n  io_port_width: 8B\n"
@@ -81,6 +82,18 @@ inline std::string small_platform(const std::string& flash_extra, const std::str
            "  log_blocks_per_plane: 4\n" +
            memory_extra;
 }
+
+// Calls `f` at tick `when` (to look at the model in the middle of a run).
+class Probe final : public Event {
+public:
+    Probe(Simulator& sim, Tick when, std::function<void()> f) : Event("test-probe"), f_(std::move(f)) {
+        sim.schedule(*this, when);
+    }
+    void process() override { f_(); }
+
+private:
+    std::function<void()> f_;
+};
 
 inline const char* kMesh1x2 =
     "  network: {type: mesh, rows: 1, cols: 2, clock: 800MHz, link_width: 8B, header_bytes: 8B, "

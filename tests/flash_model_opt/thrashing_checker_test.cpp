@@ -108,7 +108,7 @@ TEST(ThrashingChecker, OffRatioMustBeBelowOnRatio) {
 //  - Calm: pages never written before (block 5 onwards): 0/8 rewrites switches it off.
 TEST(ThrashingChecker, BackEndRaisesRedirectionForAThrashingPackageOnly) {
     Rig rig(small_platform(
-        "  register_grouping: package\n  write_miss_sense: false\n"
+        "  register_grouping: package\n  write_miss_sense: false\n  dirty_watermark: 1\n"
         "  thrashing_checker: {enabled: true, window: 8, on_ratio: 0.5, off_ratio: 0.1}\n",
         kMesh1x2));
     Requester req(rig);
