@@ -32,7 +32,34 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
                                                         shared.spec.geometry.planes_per_package())),
       thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
       free_ports_(shared.spec.io_ports_per_package),
-      events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {}
+      held_programs_in_plane_(shared.spec.geometry.planes_per_package(), 0),
+      events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
+    // A dirty page whose log group is being merged, or whose log block is full, cannot
+    // be programmed until a merge ends (the log block is about to be erased, or has no
+    // free page): the register keeps it, still serving hits, and background programs
+    // and victim choice take other registers first.
+    regs_.set_program_held([this](uint64_t tag) {
+        if (!sh_.log_map) return false;
+        const uint32_t plane = FlashRegisterFile::tag_plane(tag);
+        const FlashAddress a = page_address(plane, FlashRegisterFile::tag_block(tag), FlashRegisterFile::tag_page(tag));
+        if (sh_.log_map->merge_pending(a)) return true;
+        const uint32_t log = sh_.log_map->open_log_block(a);
+        return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
+    });
+}
+
+uint32_t FlashPackage::held_programs(uint32_t plane) const {
+    return sh_.spec.grouping == RegisterGrouping::Package ? held_programs_ : held_programs_in_plane_[plane];
+}
+
+void FlashPackage::note_held(uint32_t id, bool held) {
+    FlashTxn& e = sh_.txns[id];
+    if (e.held == held) return;
+    e.held = held;
+    const uint32_t home = regs_[static_cast<uint32_t>(e.reg)].home_plane;
+    held_programs_in_plane_[home] += held ? 1u : UINT32_MAX;
+    held_programs_ += held ? 1u : UINT32_MAX;
+}
 
 void FlashPackage::fail(const std::string& what) const {
     throw SimError(fmt::format("{} at {} ps: {}", name(), now(), what));
@@ -132,8 +159,9 @@ bool FlashPackage::admit(uint32_t id) {
     int v = regs_.victim(t.plane);
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {
-        // No clean register: a program already under way will free one.
-        if (regs_.programming(t.plane) > 0) return false;
+        // No clean register: a program already under way will free one (not one parked
+        // until a merge ends: it frees its register only then).
+        if (regs_.programming(t.plane) > held_programs(t.plane)) return false;
         t.evicting = v;  // before start_evict: allocating its transaction may move `t`
         start_evict(static_cast<uint32_t>(v));
         return false;  // retried once the victim is clean
@@ -226,8 +254,11 @@ void FlashPackage::migrate_through_controller(uint32_t id) {
 void FlashPackage::program_log(uint32_t id) {
     FlashTxn& e = sh_.txns[id];
     if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
+    note_held(id, false);
     if (sh_.log_map->wait_for_merge(e.addr, [this, id] { program_log(id); })) {
         ++*sh_.c.evictions_held_for_merge;
+        note_held(id, true);
+        kick_waiting();  // a miss waiting for this program now takes another register
         return;
     }
     uint32_t log = sh_.log_map->log_block_for(e.addr);
@@ -242,11 +273,13 @@ void FlashPackage::program_log(uint32_t id) {
     if (d.log_full(log)) {
         auto [it, first] = parked_.try_emplace(park_key(e.plane, log));
         it->second.push_back(id);
+        note_held(id, true);
         if (first) {
             ++*sh_.c.merges_requested;
             uint32_t plane = e.plane;
             sh_.log_map->log_block_full(page_address(plane, log, 0), [this, plane, log] { merge_done(plane, log); });
         }
+        kick_waiting();  // as above
         return;
     }
     uint32_t log_page = d.program_log(log, e.addr.block, e.addr.page);
@@ -454,6 +487,7 @@ void FlashPackage::port_done(uint32_t id) {
             const uint32_t reg = static_cast<uint32_t>(t.reg);
             regs_[reg].chunks |= t.chunks;
             regs_.set_dirty(reg, true);
+            regs_.note_written(reg);
             regs_.set_busy(reg, false);
             sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr));
             const uint32_t plane = t.plane;

@@ -15,8 +15,11 @@
 //    taken with no chunk valid (sensing the page first only if write_miss_sense), and
 //    the register turns dirty; the write is acknowledged there. A dirty register is
 //    programmed (tPROG) to the next free page of its data block's log block when it is
-//    evicted or, above dirty_watermark, in the background; if only part of it was
-//    written and the page holds data, the old copy is sensed (tR) and merged first;
+//    evicted or, above dirty_watermark, in the background (not the register the last
+//    store went to, nor a page whose log group is merging or whose log block is full:
+//    its program would hold the register until a merge ends); if only part of it was written and the page holds
+//    data, the old copy is sensed (tR) and merged first. A miss that needs a dirty
+//    register waits for a program under way, not for one parked until a merge ends;
 //  - firmware read / program / erase: exact addresses, through the plane's page buffer.
 // Array operations of a plane run one at a time; planes of a die overlap when
 // multi_plane allows (operations of one kind only), else the die runs one at a time.
@@ -123,6 +126,12 @@ private:
     ThrashingChecker thrash_;
     uint32_t free_ports_;
     RingQueue<PortJob> port_wait_;
+    // Programs parked until a merge ends (program_log), by home plane of their register:
+    // they hold their register for the merge, so a miss does not count on them.
+    std::vector<uint32_t> held_programs_in_plane_;
+    uint32_t held_programs_ = 0;
+    uint32_t held_programs(uint32_t plane) const;
+    void note_held(uint32_t txn, bool held);
     // Evictions waiting for a full log block to be merged, by (plane, log block).
     std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;
     TimedQueue<Ev> events_;

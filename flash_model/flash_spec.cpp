@@ -37,7 +37,8 @@ const ComponentSchema& flash_section_schema() {
         ParamSpec watermark{"dirty_watermark", ParamType::Real, "1",
                             "fraction of a register group (a plane's registers, or the package's when grouped) that "
                             "may hold dirty pages; above it the least recently used dirty page is programmed in the "
-                            "background (1, the default: a dirty page is programmed only when a miss needs its "
+                            "background, never the one the last store went to nor one whose program would wait for a merge "
+                            "(its log group merging or its log block full) (1, the default: a dirty page is programmed only when a miss needs its "
                             "register)"};
         watermark.min = 0;
         watermark.max = 1;

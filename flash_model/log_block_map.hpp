@@ -60,6 +60,21 @@ public:
         (void)resume;
         return false;
     }
+    // True when a program of a dirty page of `data_page`'s block would be held now: its
+    // log group is being merged (wait_for_merge() would park it). No side effect: the
+    // flash model asks it to keep such a page in its register, where it still serves
+    // hits, instead of starting a program that would hold the register for the merge.
+    virtual bool merge_pending(const FlashAddress& data_page) const {
+        (void)data_page;
+        return false;
+    }
+    // The log block that takes `data_page`'s writes now, or kNoLogBlock when none is
+    // open yet (the next program opens an erased one). No side effect.
+    static constexpr uint32_t kNoLogBlock = UINT32_MAX;
+    virtual uint32_t open_log_block(const FlashAddress& data_page) const {
+        (void)data_page;
+        return kNoLogBlock;
+    }
     // The back end that adopted this map: merges are issued to it as FlashOps, so that
     // they are timed by the same model as demand traffic. Called once, before any write;
     // an implementation rejects an executor whose geometry is not its own (SimError).

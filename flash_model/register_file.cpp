@@ -15,6 +15,7 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
       idle_(static_cast<uint32_t>(regs_.size())),
       unflushed_in_plane_(planes, 0),
       programming_in_plane_(planes, 0),
+      last_written_in_plane_(planes, UINT32_MAX),
       index_(regs_.size()) {
     for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
     policy_->resize(regs_.size());
@@ -39,13 +40,17 @@ int FlashRegisterFile::victim(uint32_t plane) {
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
-    // A clean victim costs nothing to give up; a dirty one costs a program (tPROG).
-    for (bool dirty : {false, true}) {
+    // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
+    // one whose program is held by a merge keeps the register until the merge ends.
+    enum class Kind : uint8_t { Clean, Programmable, Held };
+    for (Kind kind : {Kind::Clean, Kind::Programmable, Kind::Held}) {
         candidates_.clear();
         for (uint32_t r = 0; r < regs_.size(); ++r) {
             if (!in_group(r, plane) || busy_[r]) continue;
             if (!regs_[r].valid) return static_cast<int>(r);
-            if (regs_[r].dirty == dirty) candidates_.push_back(r);
+            if (regs_[r].dirty != (kind != Kind::Clean)) continue;
+            if (kind != Kind::Clean && program_held(r) != (kind == Kind::Held)) continue;
+            candidates_.push_back(r);
         }
         if (!candidates_.empty())
             return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
@@ -53,10 +58,21 @@ int FlashRegisterFile::victim(uint32_t plane) {
     return -1;
 }
 
+bool FlashRegisterFile::program_held(uint32_t r) const { return program_held_ && program_held_(regs_[r].tag); }
+
+void FlashRegisterFile::note_written(uint32_t r) {
+    last_written_in_plane_[regs_[r].home_plane] = r;
+    last_written_ = r;
+}
+
 int FlashRegisterFile::dirty_victim(uint32_t plane) {
+    // Paper V-B: "ZnG can buffer the small write requests in both the L2 cache and flash
+    // registers": the register taking the current stores keeps buffering them.
+    const uint32_t open = grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
     candidates_.clear();
     for (uint32_t r = 0; r < regs_.size(); ++r)
-        if (in_group(r, plane) && !busy_[r] && regs_[r].valid && regs_[r].dirty && !regs_[r].programming)
+        if (in_group(r, plane) && r != open && !busy_[r] && regs_[r].valid && regs_[r].dirty &&
+            !regs_[r].programming && !program_held(r))
             candidates_.push_back(r);
     if (candidates_.empty()) return -1;
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);

@@ -19,6 +19,7 @@
 // register busy (and retried at each completion) costs no scan.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -63,11 +64,20 @@ public:
     void set_busy(uint32_t r, bool b);
     // An idle register a page of `plane` may take: an empty one (the plane's own
     // first), else the replacement policy's choice among clean idle ones, else among
-    // dirty idle ones. -1 if all are busy.
+    // dirty idle ones whose program can start now, else among the other dirty idle
+    // ones. -1 if all are busy.
     int victim(uint32_t plane);
     // The policy's choice among the idle dirty registers of `plane`'s group not being
-    // programmed (for a background program), or -1.
+    // programmed whose program can start now (for a background program), or -1. The
+    // register the group's last write went to is left out: stores to its page may still
+    // be arriving, and programming it now would cost a program per store.
     int dirty_victim(uint32_t plane);
+    // A demand write's data has entered register r.
+    void note_written(uint32_t r);
+    // Says whether a program of the page `tag` would be held now (its block's log group
+    // is being merged); such dirty registers are left dirty while others can be chosen.
+    using ProgramHeld = std::function<bool(uint64_t tag)>;
+    void set_program_held(ProgramHeld f) { program_held_ = std::move(f); }
     // Places `tag` in register r (which must be idle and clean), no chunk valid yet.
     void fill(uint32_t r, uint64_t tag);
     void set_dirty(uint32_t r, bool d);
@@ -94,6 +104,7 @@ private:
         return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
     }
     void drop(FlashRegister& g);  // invalidates g and its index entry
+    bool program_held(uint32_t r) const;
     // Keeps the unflushed / programming counts in step with register r's flags.
     void count(uint32_t r, int sign);
     uint32_t per_plane_;
@@ -105,8 +116,11 @@ private:
     uint32_t idle_ = 0;                    // idle registers in the package
     std::vector<uint32_t> unflushed_in_plane_, programming_in_plane_;  // by home plane
     uint32_t unflushed_ = 0, programming_ = 0;
+    std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)
+    uint32_t last_written_ = UINT32_MAX;
     FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
     std::vector<uint32_t> candidates_;  // scratch, reused
+    ProgramHeld program_held_;
 };
 
 }  // namespace zng::flash

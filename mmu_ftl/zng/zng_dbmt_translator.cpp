@@ -258,6 +258,28 @@ bool ZngDbmtTranslator::wait_for_merge(const flash::FlashAddress& data_page, std
     return true;
 }
 
+bool ZngDbmtTranslator::merge_pending(const flash::FlashAddress& data_page) const {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(data_page);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
+    if (pb.role != PhysicalBlock::Data) return false;
+    const uint32_t group = tables_.dbmt.at(pb.owner).group;
+    if (gc_.merging(group)) return true;
+    // At the fill threshold the next program of the plane requests the merge and waits.
+    if (!log_budget_) return false;
+    const uint64_t i = uint64_t{group} * l.span() + l.plane_in_unit(data_page);
+    return i < log_pages_used_.size() && log_pages_used_[i] >= log_budget_;
+}
+
+uint32_t ZngDbmtTranslator::open_log_block(const flash::FlashAddress& data_page) const {
+    const DataBlockLayout& l = tables_.layout;
+    l.geometry().check(data_page);
+    const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
+    if (pb.role != PhysicalBlock::Data) return kNoLogBlock;
+    const uint32_t plbn = tables_.lbmt.group(tables_.dbmt.at(pb.owner).group).plbn;
+    return plbn == UINT32_MAX ? kNoLogBlock : plbn;
+}
+
 uint16_t& ZngDbmtTranslator::log_pages_used(uint32_t group, uint32_t plane_in_unit) {
     const uint64_t i = uint64_t{group} * tables_.layout.span() + plane_in_unit;
     if (log_pages_used_.size() <= i) log_pages_used_.resize((uint64_t{group} + 1) * tables_.layout.span(), 0);

@@ -32,6 +32,8 @@ public:
     void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;
     bool forward(flash::FlashAddress& page) override;
     bool wait_for_merge(const flash::FlashAddress& data_page, std::function<void()> resume) override;
+    bool merge_pending(const flash::FlashAddress& data_page) const override;
+    uint32_t open_log_block(const flash::FlashAddress& data_page) const override;
 
     // The flash back end that adopted this FTL as its log-block map times the merges.
     void attach(flash::FlashOpExecutor& exec) override;

@@ -137,6 +137,31 @@ TEST(RegisterWriteCache, BackgroundProgramsSpareAMissTheWait) {
     }
 }
 
+// One register per plane: dirty_watermark 0.5 x 1 allows no dirty page, but the
+// register the stores are going to is never programmed in the background (paper V-B:
+// the registers buffer the small writes). Four 128 B stores to page Z, each run to
+// idle: 1 miss, 3 write hits, no program (a program per store before: 4). A store to W
+// then needs the register: Z (4 of 32 chunks written, block 1 pre-loaded) is programmed
+// with a merge sense as an eviction, not in the background: 1 program, 1 sense.
+TEST(RegisterWriteCache, TheRegisterTakingTheStoresIsNotProgrammedInTheBackground) {
+    std::string platform = small_platform(kWriteCache, kMesh1x2);
+    const std::string two = "registers_per_plane: 2";
+    platform.replace(platform.find(two), two.size(), "registers_per_plane: 1");
+    Rig rig(platform);
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    for (uint32_t i = 0; i < 4; ++i) pl.run(pl.page(0) + i * 128, 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_misses"), 1.0);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
+    EXPECT_EQ(stat(rig, "background_programs"), 0.0);
+    EXPECT_EQ(stat(rig, "programs"), 0.0);
+    pl.run(pl.page(1), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "evictions"), 1.0);
+    EXPECT_EQ(stat(rig, "background_programs"), 0.0);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(stat(rig, "merge_senses"), 1.0);
+}
+
 // Read re-accesses count demand reads that sensed a page a demand read sensed before;
 // merge senses and writes do not. Plane 0:
 //   write X 128 B (dirty, 1 of 2 registers)
