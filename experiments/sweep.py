@@ -16,10 +16,12 @@ option, 130 interrupted.
 """
 import argparse
 import fcntl
+import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -76,6 +78,50 @@ def validate_configs(spec, zngsim):
             msg = (r.stderr or r.stdout).strip()
             where = f"{p.config}" + "".join(f" --set {k}={v}" for k, v in p.set)
             raise SpecError(f"{spec.path}: point {p.id}: {where}: {msg}")
+
+
+def stat_paths(tree, prefix=""):
+    """Every dotted path of a stats tree, leaves and groups."""
+    out = set()
+    for k, v in tree.items():
+        path = f"{prefix}.{k}" if prefix else k
+        out.add(path)
+        if isinstance(v, dict):
+            out |= stat_paths(v, path)
+    return out
+
+
+def check_metrics(spec, zngsim):
+    """Every metric the spec names is a statistic some of its configs write: each
+    distinct (config, overrides) runs a tiny workload (deg, small preset, well under a
+    second) and the names are looked up in its stats.json, so a misspelt metric fails
+    before the sweep instead of becoming an empty column. A statistic only some
+    platforms write (a policy's, a back end's) is fine."""
+    probe = "deg"
+    known, seen = set(), set()
+    with tempfile.TemporaryDirectory(prefix="zng-sweep-probe-") as tmp:
+        for p in spec.points:
+            key = (p.config, p.set)
+            if key in seen:
+                continue
+            seen.add(key)
+            out = os.path.join(tmp, str(len(seen)))
+            cmd = [zngsim, "run", "--config", p.config_path(), "--workload", probe, "--preset", "small",
+                   "--quiet", "--out", out]
+            for k, v in p.set:
+                cmd += ["--set", f"{k}={v}"]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                where = f"{p.config}" + "".join(f" --set {k}={v}" for k, v in p.set)
+                raise SpecError(f"{spec.path}: {where}: a probe run of {probe} failed: "
+                                f"{(r.stderr or r.stdout).strip()}")
+            with open(os.path.join(out, "stats.json")) as f:
+                known |= stat_paths(json.load(f).get("stats", {}))
+    for section, metrics in (("metrics", spec.metrics), ("app_metrics", spec.app_metrics)):
+        for col, stat in metrics.items():
+            if stat.replace("{app}", probe) not in known:
+                raise SpecError(f"{spec.path}: {section}.{col}: no platform of this spec writes the statistic "
+                                f"'{stat}'")
 
 
 class Progress:
@@ -162,6 +208,7 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
     if todo and validate:
         check_workloads(spec, zngsim)
         validate_configs(spec, zngsim)
+        check_metrics(spec, zngsim)
 
     progress = Progress(len(spec.points), len(spec.points) - len(todo))
     failures, queue, started = [], list(todo), {}

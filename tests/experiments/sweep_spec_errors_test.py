@@ -29,6 +29,11 @@ CASES = [
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: [bfs1]\n", "workload_options"),
     # zngsim itself rejects the override: caught before the sweep starts any point
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.no_such_key: 1}\n", "no_such_key"),
+    # a metric no platform of the spec writes (a misspelt statistic), plain or per app
+    ("configs: [configs/ideal.yaml]\nworkloads: [deg]\nmetrics: {acc: gpu.l2.policy.acuracy}\n",
+     "metrics.acc: no platform of this spec writes the statistic 'gpu.l2.policy.acuracy'"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [deg]\napp_metrics: {req: \"gpu.app.{app}.requestz\"}\n",
+     "app_metrics.req"),
     # workloads zngsim does not know, alone or in a co-running pair
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs7]\n", "unknown workload 'bfs7'"),
     ("configs: [configs/ideal.yaml]\nworkloads: [betw-bakc]\n", "unknown workload 'bakc'"),
