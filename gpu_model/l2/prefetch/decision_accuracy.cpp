@@ -38,9 +38,10 @@ void DecisionAccuracy::decide(bool prefetch, uint64_t first_line, uint32_t lines
     for (uint32_t i = 0; i < lines; ++i) by_line_.put(first_line + i, slot);
 }
 
-DecisionAccuracy::Decision* DecisionAccuracy::find(uint64_t line, uint64_t* bit) {
+DecisionAccuracy::Decision* DecisionAccuracy::find(uint64_t line, uint64_t* bit, uint32_t* slot) {
     const uint32_t* s = by_line_.get(line);
     if (!s) return nullptr;
+    if (slot) *slot = *s;
     Decision& d = table_[*s];
     *bit = uint64_t{1} << (line - d.first_line);
     return &d;
@@ -60,9 +61,9 @@ void DecisionAccuracy::demanded(uint64_t line, bool first_use_of_prefetch) {
 
 void DecisionAccuracy::evicted(uint64_t line, bool used_prefetch) {
     uint64_t bit = 0;
-    Decision* d = find(line, &bit);
+    uint32_t slot = 0;
+    Decision* d = find(line, &bit, &slot);
     if (!d) return;
-    const uint32_t slot = *by_line_.get(line);
     if (d->prefetch && (d->brought & bit)) {
         if (used_prefetch) d->used |= bit;
         d->gone |= bit;

@@ -53,7 +53,7 @@ private:
         bool valid = false;
     };
     static bool verdict(const Decision& d);
-    Decision* find(uint64_t line, uint64_t* bit);
+    Decision* find(uint64_t line, uint64_t* bit, uint32_t* slot = nullptr);
     void judge(uint32_t slot);
 
     std::vector<Decision> table_;

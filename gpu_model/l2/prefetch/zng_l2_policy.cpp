@@ -186,20 +186,20 @@ void ZngL2Policy::on_access(const MemRequest& r, TagLine* line) {
         ++prefetch_used_;
         first_use = true;
     }
-    if (r.op == MemOp::Read) decisions_.demanded(r.paddr >> line_shift_, first_use);
+    if (r.op == MemOp::Read && decides()) decisions_.demanded(r.paddr >> line_shift_, first_use);
 }
 
 void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
     if (r.op != MemOp::Read || cfg_.mode == PrefetchMode::None) return;
-    if (cfg_.mode == PrefetchMode::Predicted || cfg_.mode == PrefetchMode::Dynamic) {
+    const LineWindow w = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
+    if (decides()) {
         ++predictor_checks_;
         const bool prefetch = predictor_.predicts_locality(r.pc);
-        const LineWindow dw = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
-        if (dw.lines <= 64) decisions_.decide(prefetch, dw.first_line, static_cast<uint32_t>(dw.lines), r.paddr >> line_shift_);
+        if (w.lines <= 64)
+            decisions_.decide(prefetch, w.first_line, static_cast<uint32_t>(w.lines), r.paddr >> line_shift_);
         if (!prefetch) return;
         ++predictor_triggers_;
     }
-    const LineWindow w = prefetch_window(r.paddr, prefetch_unit(), line_, cfg_.page);
     // IV-B: the access monitor adjusts "the access granularity of data prefetch": the
     // demand miss and its prefetch are one fetch of the unit when the back end can serve
     // it whole, else (below) one fetch per line.
@@ -220,13 +220,13 @@ void ZngL2Policy::on_fill(TagLine& line, bool prefetch) {
     if (!prefetch) return;
     ++prefetch_fills_;
     line.unused_prefetch = true;
-    decisions_.prefetch_filled(line.tag);
+    if (decides()) decisions_.prefetch_filled(line.tag);
 }
 
 void ZngL2Policy::on_evict(const TagLine& line) {
     const bool used_at_evict = line.prefetched && line.unused_prefetch && line.accessed;
     if (used_at_evict) ++prefetch_used_;
-    decisions_.evicted(line.tag, line.prefetched && line.accessed);
+    if (decides()) decisions_.evicted(line.tag, line.prefetched && line.accessed);
     if (cfg_.mode == PrefetchMode::Dynamic) {
         switch (monitor_.on_evict(line.prefetched, line.accessed)) {
             case PrefetchAccessMonitor::Change::Halved: ++unit_halvings_; break;

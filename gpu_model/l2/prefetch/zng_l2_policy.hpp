@@ -74,6 +74,9 @@ public:
     double accuracy() const;
     // Decision accuracy (Fig. 15b): correct predictor decisions / decisions.
     const DecisionAccuracy& decisions() const { return decisions_; }
+    // Only the predictor's modes decide whether to prefetch; the others leave the
+    // decision table (and its look-ups on every read and eviction) alone.
+    bool decides() const { return cfg_.mode == PrefetchMode::Predicted || cfg_.mode == PrefetchMode::Dynamic; }
 
 private:
     ZngL2PolicyConfig cfg_;
