@@ -18,22 +18,11 @@
 namespace zng::test {
 namespace {
 
-flash::FlashGeometry small_geometry() {
-    flash::FlashGeometry::Shape s;
-    s.channels = 2;
-    s.packages_per_channel = 1;
-    s.dies_per_package = 1;
-    s.planes_per_die = 2;
-    s.blocks_per_plane = 16;
-    s.pages_per_block = 4;
-    return flash::FlashGeometry(s, "channel,package,die,plane,page,block");
-}
-
 // Keeps the SSD's queue full with 128 B writes (buffer hits: no flash involved) and
 // returns the tick of the last completion.
 Tick saturate(uint32_t cores, Tick firmware, int requests) {
     Simulator sim;
-    flash::FlashGeometry g = small_geometry();
+    flash::FlashGeometry g = small_ssd_geometry();
     TestFlash flash(sim, g, 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond);
     FirmwareSsdSettings s;
     s.cores = cores;

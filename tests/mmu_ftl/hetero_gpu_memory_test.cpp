@@ -15,17 +15,6 @@
 namespace zng::test {
 namespace {
 
-flash::FlashGeometry ssd_geometry() {
-    flash::FlashGeometry::Shape s;
-    s.channels = 2;
-    s.packages_per_channel = 1;
-    s.dies_per_package = 1;
-    s.planes_per_die = 2;
-    s.blocks_per_plane = 16;
-    s.pages_per_block = 4;
-    return flash::FlashGeometry(s, "channel,package,die,plane,page,block");
-}
-
 // A GPU memory of 4 frames of 4 KiB (16 KiB of single-channel GDDR5); faults are handled
 // one by one. `dram_extra` adds keys to the GDDR5 section.
 std::string tiny_hetero(const std::string& dram_extra = "") {
@@ -37,7 +26,7 @@ std::string tiny_hetero(const std::string& dram_extra = "") {
 struct WrappedRig {
     explicit WrappedRig(const std::string& yaml, bool hetero_translator = true)
         : root(parse_config_text(yaml, "hetero.yaml")),
-          ssd_flash(sim, ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
+          ssd_flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
         register_mmu_ftl_components();
         register_gpu_memory_components();
         if (hetero_translator) {

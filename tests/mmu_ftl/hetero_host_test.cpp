@@ -11,22 +11,11 @@
 namespace zng::test {
 namespace {
 
-flash::FlashGeometry ssd_geometry() {
-    flash::FlashGeometry::Shape s;
-    s.channels = 2;
-    s.packages_per_channel = 1;
-    s.dies_per_package = 1;
-    s.planes_per_die = 2;
-    s.blocks_per_plane = 16;
-    s.pages_per_block = 4;
-    return flash::FlashGeometry(s, "channel,package,die,plane,page,block");
-}
-
 struct HeteroRig {
     // Faults are handled one by one unless `opts` says otherwise.
     explicit HeteroRig(const std::string& opts = "fault_batch_size: 1, fault_batch_window: 0ns")
         : root(parse_config_text("translation: {type: hetero_host, " + opts + "}\n", "hetero.yaml")),
-          flash(sim, ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
+          flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
         register_mmu_ftl_components();
         Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
         TranslatorContext ctx{&root};
@@ -58,7 +47,7 @@ struct HeteroRig {
 Tick lone_ssd_read() {
     register_mmu_ftl_components();
     Simulator sim;
-    TestFlash flash(sim, ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond);
+    TestFlash flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond);
     NvmeSsd ssd(sim, nullptr, "ssd", "ssd", &flash);
     Tick at = 0;
     ssd.read(0, 4096, [&] { at = sim.now(); });

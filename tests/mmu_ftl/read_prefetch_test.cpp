@@ -85,16 +85,7 @@ TEST(AccessPatternTracker, WarpHistoryDecidesWhenThePcsStreamIsMixed) {
 // 4 KiB = 3.2 us) + 50 ns latency.
 class ReadPrefetchSsd : public ::testing::Test {
 protected:
-    static flash::FlashGeometry geometry() {
-        flash::FlashGeometry::Shape s;
-        s.channels = 4;
-        s.packages_per_channel = 1;
-        s.dies_per_package = 1;
-        s.planes_per_die = 2;
-        s.blocks_per_plane = 16;
-        s.pages_per_block = 4;
-        return flash::FlashGeometry(s, "channel,package,die,plane,page,block");
-    }
+    static flash::FlashGeometry geometry() { return small_ssd_geometry(4); }
     void build(bool prefetch) {
         FirmwareSsdSettings s;
         s.cores = 1;

@@ -10,11 +10,26 @@
 #include <vector>
 
 #include "flash_model/block_state_table.hpp"
+#include "flash_model/flash_geometry.hpp"
 #include "flash_model/log_block_map.hpp"
 #include "flash_model/row_decoder.hpp"
 #include "sim/core/timed_queue.hpp"
 
 namespace zng::test {
+
+// The small SSD geometry of the SSD-controller tests: `channels` x 1 package x 1 die x
+// 2 planes, 16 blocks of 4 pages, pages interleaved over channels, packages, dies and
+// planes before blocks.
+inline flash::FlashGeometry small_ssd_geometry(uint32_t channels = 2) {
+    flash::FlashGeometry::Shape s;
+    s.channels = channels;
+    s.packages_per_channel = 1;
+    s.dies_per_package = 1;
+    s.planes_per_die = 2;
+    s.blocks_per_plane = 16;
+    s.pages_per_block = 4;
+    return flash::FlashGeometry(s, "channel,package,die,plane,page,block");
+}
 
 class TestFlash final : public flash::FlashOpExecutor {
 public:
