@@ -1,5 +1,8 @@
 #include "sim/app/cli_common.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 
 namespace zng::cli {
@@ -9,7 +12,9 @@ bool parse(int argc, char** argv, const po::options_description& desc, po::varia
     try {
         po::command_line_parser parser(argc, argv);
         parser.options(desc);
-        if (pos) parser.positional(*pos);
+        // Without a positional description every bare word is an error, not silently ignored.
+        const po::positional_options_description none;
+        parser.positional(pos ? *pos : none);
         po::store(parser.run(), vm);
         if (vm.count("help")) {
             std::cout << usage << "\n\n" << desc << "\n";
@@ -20,6 +25,22 @@ bool parse(int argc, char** argv, const po::options_description& desc, po::varia
         throw UsageError(e.what());
     }
     return true;
+}
+
+void require_input(const std::string& path, const std::string& option) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw UsageError(option + " " + path + ": no such file or directory");
+}
+
+void require_output_file(const std::string& path, const std::string& option) {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw UsageError(option + " " + path + ": is a directory, not a file");
+    if (!fs::is_directory(dir, ec)) throw UsageError(option + " " + path + ": directory " + dir.string() + " does not exist");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw UsageError(option + " " + path + ": directory " + dir.string() + " is not writable");
 }
 
 }  // namespace zng::cli

@@ -23,6 +23,13 @@ struct UsageError : std::runtime_error {
 bool parse(int argc, char** argv, const po::options_description& desc, po::variables_map& vm,
            const std::string& usage, const po::positional_options_description* pos = nullptr);
 
+// Inputs and outputs named on the command line are checked before any work, so a typo
+// is a usage error (exit 2) found at once, not a trace or simulation error after minutes.
+// `option` names the flag in the message ("--trace", "FILE").
+void require_input(const std::string& path, const std::string& option);
+// The file can be created: its directory exists and is writable.
+void require_output_file(const std::string& path, const std::string& option);
+
 // Registers every component implementation of every library (explicit, since static
 // libraries drop self-registering objects).
 void register_all_components();

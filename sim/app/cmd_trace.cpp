@@ -22,6 +22,7 @@ int trace_info(int argc, char** argv) {
     po::variables_map vm;
     if (!parse(argc, argv, desc, vm, "usage: zngsim trace info FILE [--format ztr|accelsim|macsim] [--json]", &pos))
         return kExitOk;
+    require_input(vm["file"].as<std::string>(), "FILE");
     auto src = open_trace_input(vm["file"].as<std::string>(), vm["format"].as<std::string>());
     trace::TraceSummary s = trace::summarize(*src);
     if (vm.count("json"))
@@ -40,6 +41,7 @@ int trace_dump(int argc, char** argv) {
     pos.add("file", 1);
     po::variables_map vm;
     if (!parse(argc, argv, desc, vm, "usage: zngsim trace dump FILE [--max N]", &pos)) return kExitOk;
+    require_input(vm["file"].as<std::string>(), "FILE");
     auto src = open_trace_input(vm["file"].as<std::string>(), vm["format"].as<std::string>());
     trace::dump_trace(*src, std::cout, vm["max"].as<uint64_t>());
     return kExitOk;
@@ -56,6 +58,7 @@ int trace_gen(int argc, char** argv) {
     workloads::WorkloadOptions opt = workload_options_from(vm);
     std::string name = vm["workload"].as<std::string>();
     std::string out = vm["output"].as<std::string>();
+    require_output_file(out, "--output");
     auto t0 = std::chrono::steady_clock::now();
     workloads::generate_workload(name, opt, out);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -75,6 +78,8 @@ int trace_import(int argc, char** argv) {
     po::variables_map vm;
     if (!parse(argc, argv, desc, vm, "usage: zngsim trace import --from accelsim|macsim PATH -o FILE", &pos))
         return kExitOk;
+    require_input(vm["input"].as<std::string>(), "--input");
+    require_output_file(vm["output"].as<std::string>(), "--output");
     importers::ImportReport report;
     importers::import_trace(importers::parse_format(vm["from"].as<std::string>()), vm["input"].as<std::string>(),
                             vm["output"].as<std::string>(), &report);

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <new>
 
 #include "sim/app/cli_common.hpp"
 #include "sim/app/version.hpp"
@@ -22,7 +23,7 @@ commands:
   trace      info, dump, gen (built-in workloads), import (Accel-Sim, MacSim)
   workloads  list the built-in workloads
 
-exit codes: 0 ok, 1 simulation error, 2 usage or configuration error)";
+exit codes: 0 ok, 1 simulation or trace error, 2 usage or configuration error)";
 
 }  // namespace
 
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
         return kExitSimError;
     } catch (const SimError& e) {
         std::cerr << "zngsim: simulation error: " << e.what() << "\n";
+        return kExitSimError;
+    } catch (const std::bad_alloc&) {
+        // Building a platform converts this into a configuration error naming the sizes;
+        // here the simulation itself outgrew the host's memory.
+        std::cerr << "zngsim: simulation error: out of memory while simulating\n";
         return kExitSimError;
     } catch (const std::invalid_argument& e) {
         std::cerr << "zngsim " << argv[1] << ": " << e.what() << "\n";

@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <new>
 #include <sstream>
 
 #include "flash_model/write_redirection.hpp"
@@ -114,6 +115,17 @@ void validate_platform(const ConfigNode& root) {
 }
 
 Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(root), sim_(std::make_unique<Simulator>()) {
+    try {
+        build(root, std::move(apps));
+    } catch (const std::bad_alloc&) {
+        // What is allocated while building follows the configured geometry and sizes, so
+        // running out of memory here is a configuration the host cannot hold.
+        throw ConfigError("building the platform ran out of memory: the configured geometry and sizes need more "
+                          "memory than this host can give");
+    }
+}
+
+void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_root(root);
     Params run(root.find("run"), run_schema(), "run");
     max_time_ = run.time("max_sim_time");

@@ -65,6 +65,7 @@ public:
     Simulator& sim() { return *sim_; }
 
 private:
+    void build(const ConfigNode& root, std::vector<AppInput> apps);
     // What a run that stopped progressing is waiting for (run.watchdog's error).
     std::string stuck_report(Tick span) const;
     const ConfigNode& root_;

@@ -38,6 +38,7 @@ workloads::WorkloadOptions workload_options_from(const po::variables_map& vm) {
     o.seed = vm["seed"].as<uint64_t>();
     o.skip_init = vm.count("skip-init") != 0;
     o.max_launches = vm["max-launches"].as<int>();
+    if (!o.input.empty()) require_input(o.input, "--input");
     workloads::validate_options(o);
     return o;
 }

@@ -17,8 +17,9 @@ struct Result {
     std::string output;
 };
 
-Result zngsim(const std::string& args) {
-    std::string cmd = std::string(ZNG_BINARY) + " " + args + " 2>&1";
+// `shell_prefix` runs before the command in the same shell (e.g. a ulimit).
+Result zngsim(const std::string& args, const std::string& shell_prefix = "") {
+    std::string cmd = shell_prefix + std::string(ZNG_BINARY) + " " + args + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     std::string out;
     std::array<char, 4096> buf{};
@@ -142,6 +143,36 @@ TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
     EXPECT_EQ(v.code, 2) << v.output;
     EXPECT_NE(v.output.find("memory.tREFI"), std::string::npos) << v.output;
     EXPECT_NE(v.output.find("memory.tRCD"), std::string::npos) << v.output;
+}
+
+// README: 0 ok, 1 simulation or trace error, 2 usage or configuration error.
+TEST(Cli, ExitCodesFollowTheReadme) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    const std::string out = (fs::temp_directory_path() / "zngsim-cli-codes").string();
+    // 1: the simulation stops on a model rule (here its time limit) ...
+    Result limit = zngsim("run --config " + ideal + " --workload deg -q --out " + out + " --set run.max_sim_time=1us");
+    EXPECT_EQ(limit.code, 1) << limit.output;
+    // ... or a trace cannot be read.
+    Result corrupt = zngsim("trace info " + temp_file("corrupt.ztr", "ZNGTRACE truncated").string());
+    EXPECT_EQ(corrupt.code, 1) << corrupt.output;
+    // 2: inputs and outputs named on the command line that do not exist are usage errors.
+    for (const std::string& args :
+         {std::string("trace info /nonexistent/t.ztr"), std::string("trace dump /nonexistent/t.ztr"),
+          std::string("trace gen --workload deg -o /nonexistent/dir/t.ztr"),
+          "trace gen --workload deg --input /nonexistent/g.el -o " + out + ".ztr",
+          std::string("trace import --from accelsim /nonexistent/kernelslist.g -o /tmp/zngsim-cli-t.ztr"),
+          "run --config " + ideal + " --workload deg --input /nonexistent/g.el -q --out " + out}) {
+        Result r = zngsim(args);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+        EXPECT_NE(r.output.find("/nonexistent/"), std::string::npos) << r.output;
+    }
+    // A stray word is not silently ignored.
+    EXPECT_EQ(zngsim("workloads extra").code, 2);
+    // 2: a configuration the host cannot hold. 6 GiB of L2 is 6 GiB / 128 B = 50,331,648
+    // lines of 32 B of tag state, 1.5 GiB, beyond a 1 GB address-space limit.
+    Result oom = zngsim("config validate " + ideal + " --set gpu.l2.size=6GiB", "ulimit -v 1000000; ");
+    EXPECT_EQ(oom.code, 2) << oom.output;
+    EXPECT_NE(oom.output.find("memory"), std::string::npos) << oom.output;
 }
 
 }  // namespace
