@@ -5,7 +5,7 @@
 namespace zng {
 
 LruPageCache::LruPageCache(uint64_t capacity_slots) : capacity_(capacity_slots) {
-    if (capacity_slots == 0 || capacity_slots >= kNone)
+    if (capacity_slots == 0 || capacity_slots > kMaxSlots)
         throw SimError("LruPageCache: capacity must be between 1 and 2^32-2 slots, got " +
                        std::to_string(capacity_slots));
 }

@@ -15,6 +15,8 @@ namespace zng {
 class LruPageCache {
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
+    // Slots are 32-bit numbers below kNone (kNone - 1 marks the list ends).
+    static constexpr uint64_t kMaxSlots = uint64_t{UINT32_MAX} - 1;
 
     explicit LruPageCache(uint64_t capacity_slots);
     uint64_t capacity() const { return capacity_; }

@@ -1,6 +1,9 @@
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 
+#include <fmt/format.h>
+
 #include "flash_model/flash_spec.hpp"
+#include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/common/schema_params.hpp"
 
 namespace zng {
@@ -52,6 +55,17 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
     auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
                                             static_cast<uint32_t>(g.planes()), g.blocks_per_plane());
     FirmwareSsdSettings settings = FirmwareSsdSettings::read(p);
+    // Checked here, where the geometry is known, so the message names the key.
+    const uint64_t buffer_slots = settings.buffer_bytes / g.page_size();
+    if (buffer_slots > LruPageCache::kMaxSlots)
+        p.fail("buffer_size", fmt::format("{} B holds {} flash pages of {} B; the buffer indexes at most {}",
+                                          settings.buffer_bytes, buffer_slots, g.page_size(), LruPageCache::kMaxSlots));
+    // Greedy GC needs the open block plus one to relocate into, so it must start before a
+    // plane's last free block is taken.
+    if (settings.gc_threshold >= g.blocks_per_plane())
+        p.fail("gc_threshold", fmt::format("{} free blocks must be fewer than the {} blocks of a plane "
+                                           "(flash.blocks_per_plane)",
+                                           settings.gc_threshold, g.blocks_per_plane()));
     settings.prefetch = ReadPrefetchSettings::read(p);  // FlashGPU's access pattern tracker
     ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), "memory.ssd"), settings,
                                          *flash, std::move(pool), [this](const FirmwareSsd::Io& io) {

@@ -21,18 +21,18 @@ void GcHelperThread::register_wear_stats(StatGroup& g) {
     auto* t = &tables_;
     g.formula("pe.max", "largest erase count of a physical data-block-sized block", "erases", [t] {
         uint32_t m = 0;
-        for (const auto& b : t->blocks) m = std::max(m, b.erases);
+        t->for_each_erase_count([&](uint32_t e, uint64_t) { m = std::max(m, e); });
         return static_cast<double>(m);
     });
     g.formula("pe.min", "smallest erase count of a physical block", "erases", [t] {
         uint32_t m = UINT32_MAX;
-        for (const auto& b : t->blocks) m = std::min(m, b.erases);
-        return t->blocks.empty() ? 0.0 : static_cast<double>(m);
+        t->for_each_erase_count([&](uint32_t e, uint64_t) { m = std::min(m, e); });
+        return t->blocks.size() == 0 ? 0.0 : static_cast<double>(m);
     });
     g.formula("pe.mean", "mean erase count of the physical blocks", "erases", [t] {
         double s = 0;
-        for (const auto& b : t->blocks) s += b.erases;
-        return t->blocks.empty() ? 0.0 : s / static_cast<double>(t->blocks.size());
+        t->for_each_erase_count([&](uint32_t e, uint64_t n) { s += static_cast<double>(e) * static_cast<double>(n); });
+        return t->blocks.size() == 0 ? 0.0 : s / static_cast<double>(t->blocks.size());
     });
     // P/E distribution: number of blocks whose erase count lies in [lo, hi], log2 buckets.
     for (uint32_t k = 0; k <= 17; ++k) {
@@ -41,7 +41,7 @@ void GcHelperThread::register_wear_stats(StatGroup& g) {
                                   : "pe_distribution." + std::to_string(lo) + "_" + std::to_string(hi);
         g.formula(name, "physical blocks with an erase count in this range", "blocks", [t, lo, hi] {
             uint64_t n = 0;
-            for (const auto& b : t->blocks) n += (b.erases >= lo && b.erases <= hi);
+            t->for_each_erase_count([&](uint32_t e, uint64_t count) { n += (e >= lo && e <= hi) ? count : 0; });
             return static_cast<double>(n);
         });
     }

@@ -22,6 +22,13 @@ struct Setup {
 Setup make_setup(const Params& p, const TranslatorContext& ctx) {
     flash::FlashSpec spec = flash::load_flash_spec(ctx.root);
     const flash::FlashGeometry& g = spec.geometry;
+    // "the MMU page table is the DBMT": a translation names a flash page, so the MMU's
+    // page is the flash page, and the MMU needs pages of at least 4 KiB.
+    if (g.page_size() < 4096)
+        Params(ctx.root ? ctx.root->find("flash") : nullptr, flash::flash_section_schema(), "flash")
+            .fail("page_size", fmt::format("{} B is below 4 KiB, the smallest page of the MMU whose page table "
+                                           "ZnG's DBMT is (translation: zng_dbmt)",
+                                           g.page_size()));
     std::string span_name = p.str("data_block_span");
     const DataBlockLayout::Span span = span_name == "plane" ? DataBlockLayout::Span::Plane
                                        : span_name == "die" ? DataBlockLayout::Span::Die

@@ -7,7 +7,7 @@ namespace zng {
 ZngFtlTables::ZngFtlTables(const DataBlockLayout& l, uint32_t user_blocks, uint32_t group_size,
                            std::unique_ptr<FreeBlockPool> free_pool)
     : layout(l), user_blocks_per_unit(user_blocks), lbmt(group_size),
-      blocks(uint64_t{l.units()} * l.blocks_per_unit()), data_blocks_in_unit(l.units(), 0),
+      blocks(uint64_t{l.units()} * l.blocks_per_unit(), PhysicalBlock{}), data_blocks_in_unit(l.units(), 0),
       pool(std::move(free_pool)) {}
 
 uint32_t ZngFtlTables::take_erased_block(uint32_t unit) {

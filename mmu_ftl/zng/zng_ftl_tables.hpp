@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "flash_model/log_block_map.hpp"
+#include "mmu_ftl/common/sparse_table.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "mmu_ftl/zng/data_block_layout.hpp"
 #include "mmu_ftl/zng/data_block_mapping_table.hpp"
@@ -32,16 +33,23 @@ struct ZngFtlTables {
     uint32_t user_blocks_per_unit;
     DataBlockMappingTable dbmt;
     LogBlockMappingTable lbmt;
-    std::vector<PhysicalBlock> blocks;            // units x blocks_per_unit
+    // units x blocks_per_unit, allocated as blocks are first used: a configured geometry of
+    // billions of blocks costs nothing until it is touched.
+    SparseTable<PhysicalBlock> blocks;
     std::vector<uint32_t> data_blocks_in_unit;    // against the user capacity
     std::unique_ptr<FreeBlockPool> pool;
     flash::FlashOpExecutor* flash = nullptr;      // set when the flash back end is attached
 
-    PhysicalBlock& block(uint32_t unit, uint32_t b) {
-        return blocks[uint64_t{unit} * layout.blocks_per_unit() + b];
-    }
+    PhysicalBlock& block(uint32_t unit, uint32_t b) { return blocks.at(uint64_t{unit} * layout.blocks_per_unit() + b); }
     const PhysicalBlock& block(uint32_t unit, uint32_t b) const {
-        return blocks[uint64_t{unit} * layout.blocks_per_unit() + b];
+        return blocks.peek(uint64_t{unit} * layout.blocks_per_unit() + b);
+    }
+    // f(erase count, number of blocks) over every physical block: the touched ones one
+    // by one in order, then the untouched ones (never erased) together.
+    template <class F>
+    void for_each_erase_count(F&& f) const {
+        blocks.for_each_stored([&](uint64_t, const PhysicalBlock& b) { f(b.erases, uint64_t{1}); });
+        if (const uint64_t untouched = blocks.size() - blocks.stored()) f(blocks.fill().erases, untouched);
     }
     // A free block that can be programmed: a never-used spare is declared erased to the
     // flash model (over-provisioned blocks leave the factory erased).

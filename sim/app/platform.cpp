@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 
 #include "flash_model/write_redirection.hpp"
 #include "gpu_model/gpu.hpp"
 #include "mmu_ftl/zng/cache_flush_client.hpp"
+#include "sim/app/memory_estimate.hpp"
 #include "sim/app/version.hpp"
 #include "sim/config/params.hpp"
 #include "sim/config/registry.hpp"
@@ -17,6 +19,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/mem/address_translator.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "traces/vector_trace_source.hpp"
 
 namespace zng::cli {
 namespace {
@@ -57,6 +60,10 @@ const ComponentSchema& run_schema() {
              "stop with an error when no warp instruction retires for this much simulated time, reporting the "
              "oldest request in flight (0 = off); generous, because a GC merge blocks its application for "
              "milliseconds and merges can follow each other"},
+            {"memory_limit", ParamType::Size, "16GiB",
+             "host memory the arrays a platform allocates up front (cache tag arrays; sized by the config, "
+             "not by what a run touches) may take; a config past it is refused before anything is allocated "
+             "(0 = no limit)"},
             {"data_set_ratio", ParamType::Real, "0",
              "size the capacities of data_set_capacities to this fraction of the applications' data set "
              "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
@@ -83,10 +90,33 @@ const ComponentSchema& platform_info_schema() {
     return s;
 }
 
+ConfigError section_error(const ConfigNode& root, const std::string& section, const std::string& why) {
+    const ConfigNode* n = root.find_path(section);
+    return ConfigError(fmt::format("{}: section '{}' cannot be built: {}", n ? n->loc().str() : "<default>", section, why));
+}
+
 void check_root(const ConfigNode& root) {
     Params top(&root, root_schema(), "");
     Params info(top.section("platform"), platform_info_schema(), "platform");
     Params run(top.section("run"), run_schema(), "run");
+}
+
+// Nothing is simulated while a platform is built, so a model refusing its parameters
+// deep inside a constructor (a SimError, std::invalid_argument) is a configuration it
+// cannot be built from: reported as one, at the section that describes the component.
+template <class Make>
+auto build_section(const ConfigNode& root, const std::string& section, Make&& make) {
+    try {
+        return make();
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const SimError& e) {
+        throw section_error(root, section, e.what());
+    } catch (const std::invalid_argument& e) {
+        throw section_error(root, section, e.what());
+    } catch (const std::length_error& e) {
+        throw section_error(root, section, e.what());
+    }
 }
 
 double peak_rss_mib() {
@@ -110,8 +140,13 @@ ConfigNode load_platform_config(const std::string& path, const std::vector<std::
     return root;
 }
 
-void validate_platform(const ConfigNode& root) {
-    Platform p(root, {});
+void validate_platform(const ConfigNode& root, uint32_t apps) {
+    // The applications' traces are empty: what is validated is everything the platform
+    // builds for them (SM partitions, per-application placement), as a run builds it.
+    std::vector<AppInput> inputs;
+    for (uint32_t a = 0; a < apps; ++a)
+        inputs.push_back({fmt::format("app{}", a), std::make_unique<trace::VectorTraceSource>()});
+    Platform p(root, std::move(inputs));
 }
 
 Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(root), sim_(std::make_unique<Simulator>()) {
@@ -121,19 +156,23 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
         // What is allocated while building follows the configured geometry and sizes, so
         // running out of memory here is a configuration the host cannot hold.
         throw ConfigError("building the platform ran out of memory: the configured geometry and sizes need more "
-                          "memory than this host can give");
+                          "memory than this host can give (the estimate checked against run.memory_limit covers "
+                          "the cache tag arrays only)");
     }
 }
 
 void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_root(root);
     Params run(root.find("run"), run_schema(), "run");
+    check_memory_estimate(root, run.size("memory_limit"), run.where("memory_limit"));
     max_time_ = run.time("max_sim_time");
     series_interval_ = run.time("stats_interval");
     watchdog_ = run.time("watchdog");
 
     TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
-    translator_ = translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
+    translator_ = build_section(root, "translation", [&] {
+        return translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
+    });
 
     std::vector<gpu::AppSpec> specs;
     for (auto& a : apps) {
@@ -147,7 +186,9 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
         s.trace = std::move(a.source);
         specs.push_back(std::move(s));
     }
-    gpu_ = std::make_unique<gpu::Gpu>(*sim_, root.find("gpu"), *translator_, std::move(specs));
+    gpu_ = build_section(root, "gpu", [&] {
+        return std::make_unique<gpu::Gpu>(*sim_, root.find("gpu"), *translator_, std::move(specs));
+    });
     // A translator that merges an application's blocks (ZnG's helper thread) first has
     // that application's dirty lines written back from the L2.
     if (auto* c = dynamic_cast<CacheFlushClient*>(translator_.get()))
@@ -159,7 +200,8 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     bctx.gpu_clock = &gpu_->clock();
     bctx.root = &root;
     bctx.translator = translator_.get();
-    memory_ = memory_backend_slot().create(root.find("memory"), "memory", "gddr5", *sim_, bctx);
+    memory_ = build_section(root, "memory",
+                            [&] { return memory_backend_slot().create(root.find("memory"), "memory", "gddr5", *sim_, bctx); });
     if (memory_->num_ports() != gpu_->l2_banks())
         throw ConfigError(fmt::format("memory back end has {} ports but the GPU has {} L2 banks",
                                       memory_->num_ports(), gpu_->l2_banks()));

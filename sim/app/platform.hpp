@@ -31,9 +31,10 @@ void register_platform_schemas();
 // Loads a platform file, applies --set overrides and checks the top-level keys.
 ConfigNode load_platform_config(const std::string& path, const std::vector<std::string>& sets);
 
-// Builds every component of the platform (without running) so that every section is
-// validated against its schema. Throws ConfigError.
-void validate_platform(const ConfigNode& root);
+// Builds every component of the platform, as a run does, for `apps` applications with
+// empty traces (without running), so that every section is validated against its
+// schema and every construction check runs. Throws ConfigError.
+void validate_platform(const ConfigNode& root, uint32_t apps = 1);
 
 struct AppInput {
     std::string name;

@@ -170,9 +170,52 @@ TEST(Cli, ExitCodesFollowTheReadme) {
     EXPECT_EQ(zngsim("workloads extra").code, 2);
     // 2: a configuration the host cannot hold. 6 GiB of L2 is 6 GiB / 128 B = 50,331,648
     // lines of 32 B of tag state, 1.5 GiB, beyond a 1 GB address-space limit.
-    Result oom = zngsim("config validate " + ideal + " --set gpu.l2.size=6GiB", "ulimit -v 1000000; ");
+    Result oom = zngsim("config validate " + ideal + " --set gpu.l2.size=6GiB --set run.memory_limit=0",
+                        "ulimit -v 1000000; ");
     EXPECT_EQ(oom.code, 2) << oom.output;
     EXPECT_NE(oom.output.find("memory"), std::string::npos) << oom.output;
+}
+
+// Errors a component finds while it is built name the key, file and line, in
+// `config validate` as in `run`.
+TEST(Cli, ConstructionErrorsNameTheKey) {
+    const std::string cfg = std::string(ZNG_SOURCE_DIR) + "/configs/";
+    struct Case {
+        std::string args, key;
+    };
+    for (const Case& c : {Case{"zng.yaml --set flash.page_size=2KiB", "key 'flash.page_size'"},
+                          Case{"hybridgpu.yaml --set memory.buffer_size=64TiB", "key 'memory.buffer_size'"},
+                          Case{"hybridgpu.yaml --set memory.gc_threshold=1024", "key 'memory.gc_threshold'"},
+                          Case{"ideal.yaml --set gpu.l2.size=600GiB", "key 'gpu.l2.size'"}}) {
+        Result r = zngsim("config validate " + cfg + c.args);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.output;
+        EXPECT_NE(r.output.find("<command line: --set"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(c.key), std::string::npos) << r.output;
+    }
+}
+
+// The up-front arrays are estimated before they are allocated. 6 GiB of L2 in 128 B
+// lines is 50,331,648 tag lines of 32 B: 1.50 GiB, past a 1 GiB limit and within the
+// default 16 GiB.
+TEST(Cli, MemoryEstimateRefusesPastTheLimit) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --set gpu.l2.size=6GiB";
+    Result r = zngsim("config validate " + ideal + " --set run.memory_limit=1GiB");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("L2 tag arrays need 1.50 GiB"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("run.memory_limit = 1.00 GiB"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("key 'gpu.l2.size'"), std::string::npos) << r.output;
+    EXPECT_EQ(zngsim("config validate " + ideal + " --set run.memory_limit=2GiB").code, 0);
+}
+
+// Flash blocks are state allocated as they are used: 16,777,216 blocks per plane (2^24,
+// 268,435,456 data-block-sized blocks of 20 B, 5 GiB if allocated up front) run a
+// small workload within a 2 GB address space.
+TEST(Cli, FlashGeometryCostsWhatIsTouched) {
+    Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/zng.yaml --workload deg -q --out " +
+                          (fs::temp_directory_path() / "zngsim-cli-geom").string() +
+                          " --set flash.blocks_per_plane=16777216",
+                      "ulimit -v 2000000; ");
+    EXPECT_EQ(r.code, 0) << r.output;
 }
 
 }  // namespace

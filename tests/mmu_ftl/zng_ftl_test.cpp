@@ -262,10 +262,10 @@ WearResult random_writes(const std::string& policy, int writes) {
     }
     EXPECT_EQ(completed, static_cast<uint64_t>(writes));
     WearResult r;
-    for (const auto& b : rig.ftl->tables().blocks) {
-        r.lo = std::min(r.lo, b.erases);
-        r.hi = std::max(r.hi, b.erases);
-    }
+    rig.ftl->tables().for_each_erase_count([&](uint32_t erases, uint64_t) {
+        r.lo = std::min(r.lo, erases);
+        r.hi = std::max(r.hi, erases);
+    });
     r.merges = rig.ftl->gc().merges();
     r.stat_spread = rig.sim.stats().value("translation.gc.pe.max") - rig.sim.stats().value("translation.gc.pe.min");
     return r;

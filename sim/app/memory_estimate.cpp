@@ -1,0 +1,49 @@
+#include "sim/app/memory_estimate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "gpu_model/cache/l1_data_cache.hpp"
+#include "gpu_model/common/tag_array.hpp"
+#include "gpu_model/gpu.hpp"
+#include "gpu_model/l2/l2_config.hpp"
+#include "sim/config/params.hpp"
+#include "sim/core/errors.hpp"
+
+namespace zng::cli {
+
+std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
+    std::vector<MemoryDemand> out;
+    const ConfigNode* gpu_section = root.find("gpu");
+    Params gpu(gpu_section, gpu::Gpu::schema(), "gpu");
+    const uint64_t sms = gpu.u32("sms");
+    // Tag arrays hold one TagLine per line of capacity, allocated when the cache is built.
+    Params l2p(gpu.section("l2"), gpu::L2Config::schema(), "gpu.l2");
+    const gpu::L2Config l2 = gpu::L2Config::from(l2p);
+    out.push_back({l2p.where("size"), "L2 tag arrays", l2.size / l2.line * sizeof(gpu::TagLine)});
+    Params l1p(gpu.section("l1d"), gpu::L1Config::schema(), "gpu.l1d");
+    const gpu::L1Config l1 = gpu::L1Config::from(l1p);
+    out.push_back({l1p.where("size"), fmt::format("L1D tag arrays of {} SMs", sms),
+                   sms * (l1.size / l1.line) * sizeof(gpu::TagLine)});
+    std::sort(out.begin(), out.end(), [](const MemoryDemand& a, const MemoryDemand& b) { return a.bytes > b.bytes; });
+    return out;
+}
+
+namespace {
+std::string gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1ull << 30)); }
+}  // namespace
+
+void check_memory_estimate(const ConfigNode& root, uint64_t limit, const std::string& limit_where) {
+    if (limit == 0) return;
+    const std::vector<MemoryDemand> demands = estimate_upfront_memory(root);
+    uint64_t total = 0;
+    for (const auto& d : demands) total += d.bytes;
+    if (total <= limit) return;
+    const MemoryDemand& top = demands.front();
+    throw ConfigError(fmt::format("{}: the {} need {} of host memory ({} in all before simulating), more than "
+                                  "run.memory_limit = {} allows ({})",
+                                  top.where, top.what, gib(top.bytes), gib(total), gib(limit), limit_where));
+}
+
+}  // namespace zng::cli

@@ -1,0 +1,28 @@
+// What building a platform allocates before it simulates anything, estimated from the
+// resolved config, so that a mistyped size (gpu.l2.size: 600GiB) is a configuration
+// error naming its key instead of a std::bad_alloc or a host that starts swapping.
+// State that grows with what is touched (flash blocks and pages, FTL maps, buffers) is
+// not counted: only arrays sized by the configuration up front.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.hpp"
+
+namespace zng::cli {
+
+struct MemoryDemand {
+    std::string where;  // "file:line: key 'gpu.l2.size'" (Params::where)
+    std::string what;   // what is allocated
+    uint64_t bytes = 0;
+};
+
+// The up-front allocations of the platform `root` describes, largest first.
+std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root);
+
+// Throws ConfigError when the estimate exceeds `limit` bytes, naming the largest demand
+// and `limit_where` (run.memory_limit).
+void check_memory_estimate(const ConfigNode& root, uint64_t limit, const std::string& limit_where);
+
+}  // namespace zng::cli
