@@ -117,11 +117,10 @@ int cmd_run(int argc, char** argv) {
     prepare_output(out);
     bool quiet = vm.count("quiet") != 0;
     Platform platform(root, std::move(apps));
+    platform.set_series_path((out / "series.csv").string());
     RunReport rep = platform.run(!quiet && ::isatty(STDOUT_FILENO));
 
     write_atomically(out / "stats.json", platform.stats_json().dump(1) + "\n");
-    std::string csv = platform.series_csv();
-    if (!csv.empty()) write_atomically(out / "series.csv", csv);
     nlohmann::ordered_json run;
     run["wall_seconds"] = rep.result.wall_seconds;
     run["events"] = rep.result.events;

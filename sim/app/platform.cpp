@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -55,7 +58,9 @@ const ComponentSchema& run_schema() {
         r.params = {
             {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
             {"stats_interval", ParamType::Time, "0",
-             "sample time-series statistics (per-app requests, ...) every interval into series.csv (0 = off)"},
+             "sample time-series statistics (per-app requests, ...) every interval into series.csv, written as "
+             "sampled (0 = off); at least 1us: below a Z-NAND read (tR 3 us) a sample shows no trend, and 1 us "
+             "bounds the file to 10^6 rows per simulated second"},
             {"watchdog", ParamType::Time, "1s",
              "stop with an error when no warp instruction retires for this much simulated time, reporting the "
              "oldest request in flight (0 = off); generous, because a GC merge blocks its application for "
@@ -119,6 +124,9 @@ auto build_section(const ConfigNode& root, const std::string& section, Make&& ma
     }
 }
 
+// run.stats_interval's floor (see its description).
+constexpr Tick kMinSeriesInterval = kMicrosecond;
+
 double peak_rss_mib() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
@@ -167,6 +175,10 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_memory_estimate(root, run.size("memory_limit"), run.where("memory_limit"));
     max_time_ = run.time("max_sim_time");
     series_interval_ = run.time("stats_interval");
+    if (series_interval_ != 0 && series_interval_ < kMinSeriesInterval)
+        run.fail("stats_interval", fmt::format("{} is below the minimum of {} (0 turns the series off)",
+                                               units::format_time(series_interval_),
+                                               units::format_time(kMinSeriesInterval)));
     watchdog_ = run.time("watchdog");
 
     TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
@@ -240,7 +252,41 @@ RunReport Platform::run(bool progress) {
     if (app_names_.empty()) throw ConfigError("nothing to run: give at least one workload or trace");
     gpu::Gpu* g = gpu_.get();
     sim_->set_progress([g] { return g->progress(); }, progress);
-    if (series_interval_) sim_->enable_series(series_interval_);
+    // The time series goes to its file as it is sampled: a long run at a fine interval
+    // must not hold it in memory. Written beside the target and renamed when the run
+    // ends, so a failed run leaves no partial series.
+    struct SeriesSampler : Event {
+        Platform& p;
+        std::FILE* f = nullptr;
+        std::vector<double> row;
+        SeriesSampler(Platform& p) : Event("stats-series"), p(p) {}
+        void process() override {
+            p.sim_->stats().sample_series(ticks_to_seconds(p.sim_->now()) * 1e6, row);
+            for (size_t i = 0; i < row.size(); ++i) fmt::print(f, "{}{}", i ? "," : "", row[i]);
+            std::fputc('\n', f);
+            // Only while the model has work: the sampler alone must not keep the queue alive.
+            if (!p.sim_->events().empty()) p.sim_->schedule(*this, p.sim_->now() + p.series_interval_);
+        }
+        ~SeriesSampler() {
+            if (f) std::fclose(f);
+        }
+    } series(*this);
+    const std::string series_tmp = series_path_.empty() ? "" : series_path_ + fmt::format(".tmp{}", ::getpid());
+    if (series_interval_ && !series_path_.empty() && sim_->stats().has_series()) {
+        series.f = std::fopen(series_tmp.c_str(), "w");
+        if (!series.f) throw SimError("cannot write " + series_tmp);
+        std::fputs("time_us", series.f);
+        for (const auto& n : sim_->stats().series_names()) fmt::print(series.f, ",{}", n);
+        std::fputc('\n', series.f);
+        sim_->schedule(series, series_interval_);
+    }
+    struct RemoveOnFailure {
+        const std::string& path;
+        bool done = false;
+        ~RemoveOnFailure() {
+            if (!done && !path.empty()) std::remove(path.c_str());
+        }
+    } partial_series{series_tmp};
     struct Limit : Event {
         Simulator& s;
         Tick t;
@@ -273,6 +319,7 @@ RunReport Platform::run(bool progress) {
     rep.result = sim_->run();
     if (limit.scheduled()) sim_->events().deschedule(limit);
     if (watchdog.scheduled()) sim_->events().deschedule(watchdog);
+    if (series.scheduled()) sim_->events().deschedule(series);
     if (!gpu_->finished())
         throw SimError(fmt::format("deadlock: no event left at {} but the workload has not finished ({} memory "
                                    "requests in the back end, {} requests alive)",
@@ -281,6 +328,14 @@ RunReport Platform::run(bool progress) {
     if (memory_->in_flight() != 0)
         throw SimError(fmt::format("{} memory requests still in the back end at the end of the run",
                                    memory_->in_flight()));
+    if (series.f) {
+        const bool written = std::fflush(series.f) == 0 && !std::ferror(series.f);
+        std::fclose(series.f);
+        series.f = nullptr;
+        if (!written || std::rename(series_tmp.c_str(), series_path_.c_str()) != 0)
+            throw SimError("cannot write " + series_path_);
+        partial_series.done = true;
+    }
     rep.instructions = gpu_->progress().instructions;
     rep.peak_rss_mib = peak_rss_mib();
     return rep;
@@ -320,20 +375,6 @@ nlohmann::ordered_json Platform::stats_json() const {
     j["config"] = root_.to_json();
     j["stats"] = sim_->stats().to_json();
     return j;
-}
-
-std::string Platform::series_csv() const {
-    const auto& rows = sim_->series_rows();
-    if (rows.empty()) return "";
-    std::ostringstream os;
-    os << "time_us";
-    for (const auto& n : sim_->stats().series_names()) os << "," << n;
-    os << "\n";
-    for (const auto& r : rows) {
-        for (size_t i = 0; i < r.size(); ++i) os << (i ? "," : "") << fmt::format("{}", r[i]);
-        os << "\n";
-    }
-    return os.str();
 }
 
 std::string Platform::summary_text(const RunReport& r) const {

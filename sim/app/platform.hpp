@@ -58,8 +58,9 @@ public:
     // stats.json: schema version, zngsim version, resolved config, headline summary,
     // every registered statistic. Contains nothing that varies between identical runs.
     nlohmann::ordered_json stats_json() const;
-    // Time series rows (CSV) when run.stats_interval is set; empty otherwise.
-    std::string series_csv() const;
+    // Where run() writes the time series (CSV, a row per run.stats_interval, written as
+    // sampled) when run.stats_interval is set and a component registers series columns.
+    void set_series_path(std::string path) { series_path_ = std::move(path); }
     // The short human summary printed after a run.
     std::string summary_text(const RunReport& r) const;
 
@@ -78,6 +79,7 @@ private:
     Tick max_time_ = 0;
     Tick watchdog_ = 0;  // run.watchdog
     Tick series_interval_ = 0;
+    std::string series_path_;
 };
 
 }  // namespace cli

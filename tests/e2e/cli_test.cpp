@@ -218,4 +218,38 @@ TEST(Cli, FlashGeometryCostsWhatIsTouched) {
     EXPECT_EQ(r.code, 0) << r.output;
 }
 
+// The series is written as sampled, one row per run.stats_interval of simulated time,
+// and an interval below the 1 us floor is refused naming the key.
+TEST(Cli, SeriesStreamedAtABoundedInterval) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    const fs::path out = fs::temp_directory_path() / "zngsim-cli-series";
+    Result fine = zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() +
+                         " --set run.stats_interval=1ps");
+    EXPECT_EQ(fine.code, 2) << fine.output;
+    EXPECT_NE(fine.output.find("key 'run.stats_interval'"), std::string::npos) << fine.output;
+    Result r = zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() +
+                      " --set run.stats_interval=1us");
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream stats(out / "stats.json");
+    std::string text((std::istreambuf_iterator<char>(stats)), std::istreambuf_iterator<char>());
+    const size_t at = text.find("\"sim_time_ps\":");
+    ASSERT_NE(at, std::string::npos);
+    const uint64_t sim_ps = std::stoull(text.substr(text.find_first_of("0123456789", at)));
+    // A sample at every whole microsecond before the end: floor(sim_ps / 10^6) rows.
+    std::ifstream csv(out / "series.csv");
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line, "time_us,gpu.app.deg.memory_requests");
+    uint64_t rows = 0;
+    std::string last;
+    while (std::getline(csv, line)) {
+        ++rows;
+        last = line;
+    }
+    EXPECT_EQ(rows, sim_ps / 1'000'000) << sim_ps;
+    EXPECT_EQ(last.substr(0, last.find(',')), std::to_string(rows));
+    for (const auto& e : fs::directory_iterator(out))
+        EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << "left behind: " << e.path();
+}
+
 }  // namespace
