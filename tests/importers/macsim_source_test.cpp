@@ -253,6 +253,14 @@ TEST(MacSimSource, MalformedInputNamesFileAndRecord) {
         expect_import_error(f.d.path().string(), {"trace_0.raw", "gzip data ends early"});
     }
     {
+        // The records written uncompressed: the stream is refused as what it is, not
+        // read as plain bytes until a record comes out short.
+        NvbitFixture f;
+        f.write();
+        write_text(f.d.file("K0/trace_0.raw"), std::string(f.w0.begin(), f.w0.end()));
+        expect_import_error(f.d.path().string(), {"trace_0.raw", "not gzip data"});
+    }
+    {
         NvbitFixture f;
         f.info = "0 5\n1 2\n65536 1\n";
         f.write();

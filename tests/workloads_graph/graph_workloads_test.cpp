@@ -2,11 +2,13 @@
 // deterministic bytes, the launch cap and skip_init, and one trace checked record by
 // record against a hand-worked kernel.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "traces/trace_summary.hpp"
 #include "traces/workloads/graph/degree_centrality.hpp"
@@ -160,6 +162,38 @@ TEST(GraphWorkloads, DegreeKernelRecordsByHand) {
     EXPECT_EQ(s.arrays[1].base, s.arrays[0].base + 256);
     EXPECT_EQ(s.arrays[2].name, "edgelist");
     EXPECT_EQ(s.arrays[2].base, s.arrays[1].base + 256);
+}
+
+}  // namespace
+}  // namespace zng::workloads
+
+namespace zng::workloads {
+namespace {
+
+// The cached trace of a graph input is keyed on the content of both files of a GraphBIG
+// directory: rewriting edge.CSR with the same size and modification time is a new key,
+// whether --input names the directory or vertex.CSR.
+TEST(WorkloadCache, KeyCoversEveryFileOfAGraphBigDirectory) {
+    const fs::path dir = fs::temp_directory_path() / ("zng_cache_csr_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    auto write = [&](const char* name, std::vector<uint64_t> v) {
+        std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * 8));
+    };
+    write("vertex.CSR", {0, 1, 2, 3});
+    write("edge.CSR", {1, 2, 0});
+    WorkloadOptions by_dir, by_file;
+    by_dir.input = dir.string();
+    by_file.input = (dir / "vertex.CSR").string();
+    const std::string dir_key = workload_cache_key("deg", by_dir), file_key = workload_cache_key("deg", by_file);
+    const auto mtime = fs::last_write_time(dir / "edge.CSR");
+    write("edge.CSR", {2, 0, 1});  // same 24 bytes, another graph
+    fs::last_write_time(dir / "edge.CSR", mtime);
+    EXPECT_NE(workload_cache_key("deg", by_dir), dir_key);
+    EXPECT_NE(workload_cache_key("deg", by_file), file_key);
+    write("edge.CSR", {1, 2, 0});  // the first content again: the first key again
+    EXPECT_EQ(workload_cache_key("deg", by_dir), dir_key);
+    fs::remove_all(dir);
 }
 
 }  // namespace

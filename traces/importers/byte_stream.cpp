@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "traces/trace.hpp"
@@ -108,6 +109,14 @@ public:
             throw TraceError(fmt::format("{}: cannot open: {}", path_, errno ? errno_text() : "zlib out of memory"));
         // MacSim warp streams are mostly small; a modest buffer keeps opening cheap.
         gzbuffer(file_, 1 << 15);
+        // zlib reads a file without the gzip signature as plain bytes ("transparent"
+        // mode); a stream that must be gzip would then fail later as a wrong-sized
+        // record. An empty file holds no stream and no records either way.
+        std::error_code ec;
+        if (gzdirect(file_) && std::filesystem::file_size(path_, ec) > 0 && !ec) {
+            gzclose(file_);
+            throw TraceError(fmt::format("{}: not gzip data (no gzip signature 1f 8b at its start)", path_));
+        }
     }
     ~GzipStream() override { gzclose(file_); }
     GzipStream(const GzipStream&) = delete;

@@ -7,11 +7,15 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include "traces/workloads/dense/dense_workloads.hpp"
+#include "traces/xxhash64.hpp"
 #ifdef ZNG_HAVE_GRAPH_WORKLOADS
+#include "traces/workloads/graph/graph_readers.hpp"
 #include "traces/workloads/graph/graph_workloads.hpp"
 #endif
 
@@ -31,6 +35,37 @@ uint64_t fnv1a(const std::string& s) {
     }
     return h;
 }
+// The input's identity is the content of every file the generator reads (a GraphBIG
+// directory is two files): rewriting any of them, even keeping its size and time,
+// invalidates the cached trace. Hashing costs a read of the input, far less than
+// generating from it.
+std::string input_identity(const std::string& input) {
+#ifdef ZNG_HAVE_GRAPH_WORKLOADS
+    const std::vector<std::string> files = graph::graph_input_files(input);
+#else
+    const std::vector<std::string> files{input};
+#endif
+    std::string id;
+    std::vector<char> buf(1 << 20);
+    for (const auto& f : files) {
+        std::error_code ec;
+        if (!fs::is_regular_file(f, ec))
+            throw std::invalid_argument("workload option 'input': '" + f + "' is not a readable file");
+        std::ifstream in(f, std::ios::binary);
+        if (!in) throw std::invalid_argument("workload option 'input': cannot read '" + f + "'");
+        trace::Xxh64 h;
+        uint64_t bytes = 0;
+        while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())) || in.gcount() > 0) {
+            h.update(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<size_t>(in.gcount()));
+            bytes += static_cast<uint64_t>(in.gcount());
+        }
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h.digest()));
+        id += "input_file=" + fs::path(f).filename().string() + " bytes=" + std::to_string(bytes) + " xxh64=" + hex + "\n";
+    }
+    return id;
+}
+
 }  // namespace
 
 void validate_options(const WorkloadOptions& o) {
@@ -114,17 +149,7 @@ std::string workload_cache_key(const std::string& name, const WorkloadOptions& o
                         " format=" + std::to_string(trace::kTraceFormatVersion) +
                         " generator=" + std::to_string(entry.version) + "\nname=" + name +
                         "\npreset=" + o.preset + "\ninput=" + o.input;
-    if (!o.input.empty()) {
-        // The input's identity is its path plus size and modification time: rewriting
-        // the file invalidates the cached trace.
-        std::error_code ec;
-        const auto size = fs::file_size(o.input, ec);
-        if (ec) throw std::invalid_argument("workload option 'input': cannot read '" + o.input + "': " + ec.message());
-        const auto mtime = fs::last_write_time(o.input, ec);
-        if (ec) throw std::invalid_argument("workload option 'input': cannot read '" + o.input + "': " + ec.message());
-        canon += "\ninput_size=" + std::to_string(size) +
-                 "\ninput_mtime=" + std::to_string(mtime.time_since_epoch().count());
-    }
+    if (!o.input.empty()) canon += "\n" + input_identity(o.input);
     canon += "\nscale=" + std::to_string(o.scale) + "\nedge_factor=" + std::to_string(o.edge_factor) +
              "\nseed=" + std::to_string(o.seed) + "\nskip_init=" + (o.skip_init ? "1" : "0") +
              "\nmax_launches=" + std::to_string(o.max_launches);

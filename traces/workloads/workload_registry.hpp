@@ -46,8 +46,9 @@ const std::vector<WorkloadInfo>& list_workloads();
 // Writes the trace of `name` to out_path (removed again if generation fails).
 void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path);
 
-// Key of a cached trace: workload, every option, the input file's size and mtime,
-// the generator version and the trace format version. 16 hex digits.
+// Key of a cached trace: workload, every option, the content of every input file (both
+// files of a GraphBIG CSR directory), the generator version and the trace format
+// version. 16 hex digits.
 std::string workload_cache_key(const std::string& name, const WorkloadOptions& options);
 
 // Path of the trace of `name` in cache_dir, generated first (temp file + rename, so

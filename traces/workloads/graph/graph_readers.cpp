@@ -210,12 +210,25 @@ std::vector<uint64_t> read_u64_array(const std::string& path) {
 
 }  // namespace
 
-CsrGraph read_graphbig_csr(const std::string& path) {
+namespace {
+bool is_graphbig_csr(const fs::path& p) { return fs::is_directory(p) || lower(p.extension().string()) == ".csr"; }
+
+std::pair<std::string, std::string> graphbig_files(const std::string& path) {
     fs::path dir(path);
     if (!fs::is_directory(dir)) dir = dir.parent_path();
     if (dir.empty()) dir = ".";
-    const std::string vfile = (dir / "vertex.CSR").string();
-    const std::string efile = (dir / "edge.CSR").string();
+    return {(dir / "vertex.CSR").string(), (dir / "edge.CSR").string()};
+}
+}  // namespace
+
+std::vector<std::string> graph_input_files(const std::string& path) {
+    if (!is_graphbig_csr(path)) return {path};
+    auto [v, e] = graphbig_files(path);
+    return {v, e};
+}
+
+CsrGraph read_graphbig_csr(const std::string& path) {
+    const auto [vfile, efile] = graphbig_files(path);
     CsrGraph g;
     g.offsets = read_u64_array(vfile);
     g.edges = read_u64_array(efile);
@@ -247,7 +260,7 @@ CsrGraph load_graph(const std::string& path, const CsrBuildOptions& opt) {
     const fs::path p(path);
     if (!fs::exists(p)) throw GraphInputError(path + ": no such file or directory");
     const std::string ext = lower(p.extension().string());
-    if (fs::is_directory(p) || ext == ".csr") return read_graphbig_csr(path);
+    if (is_graphbig_csr(p)) return read_graphbig_csr(path);
     if (ext == ".mtx") return read_matrix_market(path, opt);
     return read_edge_list(path, opt);
 }

@@ -36,6 +36,11 @@ CsrGraph read_matrix_market(const std::string& path, const CsrBuildOptions& opt)
 // The graph is returned as stored (GraphBIG's own tools write it), after validation.
 CsrGraph read_graphbig_csr(const std::string& path);
 
+// The files load_graph(path) reads: vertex.CSR and edge.CSR of a GraphBIG directory (the
+// path being the directory or either file), else the path itself. What a cache of
+// traces generated from the graph must key on.
+std::vector<std::string> graph_input_files(const std::string& path);
+
 // Picks the reader from the path: a directory or a *.CSR file -> GraphBIG CSR, *.mtx ->
 // MatrixMarket, anything else -> edge list. `opt` applies to the text formats.
 CsrGraph load_graph(const std::string& path, const CsrBuildOptions& opt);
