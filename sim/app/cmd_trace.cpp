@@ -1,9 +1,15 @@
 // zngsim trace info|dump|gen|import
 #include <fmt/format.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
 #include <iostream>
+#include <mutex>
+#include <thread>
 
 #include "sim/app/cli_common.hpp"
+#include "sim/app/progress_line.hpp"
 #include "sim/app/trace_inputs.hpp"
 #include "traces/importers/importers.hpp"
 #include "traces/trace_summary.hpp"
@@ -11,6 +17,71 @@
 
 namespace zng::cli {
 namespace {
+
+std::string mib(uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20)); }
+
+// Passes a trace through, showing how far a reading pass (trace info) has got.
+class ProgressTraceSource final : public trace::TraceSource {
+public:
+    ProgressTraceSource(trace::TraceSource& inner, ProgressLine& line) : inner_(inner), line_(line) {}
+    const trace::TraceHeader& header() const override { return inner_.header(); }
+    bool next_kernel(trace::KernelInfo& k) override {
+        const bool more = inner_.next_kernel(k);
+        if (more) ++kernels_;
+        return more;
+    }
+    bool next_cta(trace::CtaTrace& cta) override {
+        const bool more = inner_.next_cta(cta);
+        if (more) ++ctas_;
+        if (line_.due()) line_.show(text());
+        return more;
+    }
+    std::string describe() const override { return inner_.describe(); }
+    std::string text() const {
+        return fmt::format("trace info: kernel {}, {} CTAs read, {:.0f} s", kernels_, ctas_, line_.elapsed());
+    }
+
+private:
+    trace::TraceSource& inner_;
+    ProgressLine& line_;
+    uint64_t kernels_ = 0, ctas_ = 0;
+};
+
+// Shows the size of the trace being written (the writer's <path>.partial) from a thread
+// of its own while the generator runs, since generation has no other place to report.
+class WriteProgress {
+public:
+    WriteProgress(ProgressLine& line, std::string partial, std::string what)
+        : line_(line), partial_(std::move(partial)), what_(std::move(what)) {
+        if (line_.enabled()) thread_ = std::thread([this] { loop(); });
+    }
+    ~WriteProgress() {
+        {
+            std::lock_guard<std::mutex> g(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+    std::string text() const {
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(partial_, ec);
+        return fmt::format("{}: {} written, {:.0f} s", what_, ec ? std::string("nothing yet") : mib(size),
+                           line_.elapsed());
+    }
+
+private:
+    void loop() {
+        std::unique_lock<std::mutex> g(m_);
+        while (!cv_.wait_for(g, std::chrono::milliseconds(500), [this] { return stop_; })) line_.show(text());
+    }
+    ProgressLine& line_;
+    std::string partial_, what_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool stop_ = false;
+    std::thread thread_;
+};
 
 int trace_info(int argc, char** argv) {
     po::options_description desc("zngsim trace info options");
@@ -24,7 +95,10 @@ int trace_info(int argc, char** argv) {
         return kExitOk;
     require_input(vm["file"].as<std::string>(), "FILE");
     auto src = open_trace_input(vm["file"].as<std::string>(), vm["format"].as<std::string>());
-    trace::TraceSummary s = trace::summarize(*src);
+    ProgressLine line(ProgressLine::wanted());
+    ProgressTraceSource counted(*src, line);
+    trace::TraceSummary s = trace::summarize(counted);
+    line.finish(counted.text());
     if (vm.count("json"))
         std::cout << trace::summary_to_json(s).dump(2) << "\n";
     else
@@ -60,7 +134,14 @@ int trace_gen(int argc, char** argv) {
     std::string out = vm["output"].as<std::string>();
     require_output_file(out, "--output");
     auto t0 = std::chrono::steady_clock::now();
-    workloads::generate_workload(name, opt, out);
+    ProgressLine line(ProgressLine::wanted());
+    {
+        WriteProgress progress(line, out + ".partial", "trace gen " + name);
+        workloads::generate_workload(name, opt, out);
+    }
+    std::error_code ec;
+    line.finish(fmt::format("trace gen {}: {} written, {:.0f} s", name, mib(std::filesystem::file_size(out, ec)),
+                            line.elapsed()));
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << fmt::format("wrote {} ({} preset) in {:.2f} s\n", out, opt.preset, s);
     return kExitOk;

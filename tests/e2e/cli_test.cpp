@@ -269,4 +269,21 @@ TEST(Cli, RunTakesAGraphBigDirectory) {
     EXPECT_EQ(r.code, 0) << r.output;
 }
 
+// Long trace steps show a progress line on a terminal (forced here with
+// ZNGSIM_PROGRESS=1, as stderr is a pipe) and nothing in a log.
+TEST(Cli, TraceStepsShowProgressOnATerminalOnly) {
+    const std::string ztr = (fs::temp_directory_path() / "zngsim-cli-progress.ztr").string();
+    Result gen = zngsim("trace gen --workload deg -o " + ztr, "ZNGSIM_PROGRESS=1 ");
+    ASSERT_EQ(gen.code, 0) << gen.output;
+    EXPECT_NE(gen.output.find("\rtrace gen deg: "), std::string::npos) << gen.output;
+    EXPECT_NE(gen.output.find(" MiB written"), std::string::npos) << gen.output;
+    Result info = zngsim("trace info " + ztr, "ZNGSIM_PROGRESS=1 ");
+    ASSERT_EQ(info.code, 0) << info.output;
+    EXPECT_NE(info.output.find("\rtrace info: kernel "), std::string::npos) << info.output;
+    for (const std::string& args : {"trace gen --workload deg -o " + ztr, "trace info " + ztr}) {
+        Result quiet = zngsim(args);
+        EXPECT_EQ(quiet.output.find('\r'), std::string::npos) << args << ": " << quiet.output;
+    }
+}
+
 }  // namespace
