@@ -74,7 +74,7 @@ void describe_markdown(std::ostream& os) {
 int cmd_config(int argc, char** argv) {
     const char* usage =
         "usage: zngsim config describe [--format text|markdown]\n"
-        "       zngsim config validate FILE [--set key=value]...\n"
+        "       zngsim config validate FILE [--set key=value]... [--apps N]\n"
         "       zngsim config show FILE [--set key=value]...   (the resolved config as YAML)";
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << usage << "\n";
@@ -85,7 +85,9 @@ int cmd_config(int argc, char** argv) {
     po::options_description desc("zngsim config options");
     desc.add_options()("help,h", "this help")("format", po::value<std::string>()->default_value("text"),
                                                "describe: text or markdown")(
-        "file", po::value<std::string>(), "config file")("set", po::value<std::vector<std::string>>(),
+        "file", po::value<std::string>(), "config file")(
+        "apps", po::value<uint32_t>()->default_value(1),
+        "validate: applications to build the platform for, as a co-running run does (SM partitions, placement)")("set", po::value<std::vector<std::string>>(),
                                                          "override a key: --set l2.size=24MiB (repeatable)");
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -109,7 +111,9 @@ int cmd_config(int argc, char** argv) {
         std::cout << root.to_yaml() << "\n";
         return kExitOk;
     }
-    validate_platform(root);
+    const uint32_t apps = vm["apps"].as<uint32_t>();
+    if (apps == 0) throw UsageError("--apps must be at least 1");
+    validate_platform(root, apps);
     std::cout << vm["file"].as<std::string>() << ": valid\n";
     return kExitOk;
 }

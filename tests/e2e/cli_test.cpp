@@ -286,4 +286,18 @@ TEST(Cli, TraceStepsShowProgressOnATerminalOnly) {
     }
 }
 
+// `config validate --apps N` builds what a run of N co-running applications builds:
+// ZnG's app_planes placement splits the 8 planes of a die evenly, so 2 applications
+// pass and 3 are refused at the key; 17 applications cannot each have one of 16 SMs.
+TEST(Cli, ValidateBuildsThePlatformForItsApplications) {
+    const std::string cfg = std::string(ZNG_SOURCE_DIR) + "/configs/";
+    EXPECT_EQ(zngsim("config validate " + cfg + "zng.yaml --apps 2").code, 0);
+    Result three = zngsim("config validate " + cfg + "zng.yaml --apps 3");
+    EXPECT_EQ(three.code, 2) << three.output;
+    EXPECT_NE(three.output.find("key 'translation.placement'"), std::string::npos) << three.output;
+    Result many = zngsim("config validate " + cfg + "ideal.yaml --apps 17");
+    EXPECT_EQ(many.code, 2) << many.output;
+    EXPECT_NE(many.output.find("17 applications cannot share 16 SMs"), std::string::npos) << many.output;
+}
+
 }  // namespace
