@@ -11,6 +11,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libdivide-dev
   python3 python3-matplotlib python3-yaml
+  # The sweep's Slurm executor is tested against a private single-node Slurm
+  # (tests/experiments/slurm_local_cluster.sh); without these that test is skipped.
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do

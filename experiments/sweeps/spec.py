@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from .executors import SLURM_OPTIONS, slurm_option_error
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Workload options a spec may give, with their type and the `zngsim run` flag.
@@ -59,6 +61,7 @@ SPEC_KEYS = {
     "points": "explicit points instead of the product: [{config, workload, label, options, set}]",
     "metrics": "extra CSV columns, column: stat name",
     "app_metrics": "extra per-app CSV columns, column: stat name with {app}",
+    "slurm": "defaults of --executor slurm, {" + ", ".join(SLURM_OPTIONS) + "}; the command line overrides them",
 }
 POINT_KEYS = ("config", "workload", "label", "options", "set")
 
@@ -120,6 +123,7 @@ class Spec:
     points: list
     metrics: dict = field(default_factory=dict)
     app_metrics: dict = field(default_factory=dict)
+    slurm: dict = field(default_factory=dict)   # SLURM_OPTIONS key -> value (text)
 
 
 def _scalar_text(v):
@@ -184,6 +188,17 @@ class _Checker:
                     self.fail(f"{key}.{k}" + (f"[{i}]" if isinstance(x, list) else ""),
                               f"expected a scalar value, got {y!r}")
             out[k] = [_scalar_text(y) for y in values] if allow_lists else _scalar_text(x)
+        return out
+
+    def slurm(self, v, key):
+        out = {}
+        for k, x in self.mapping(v, key).items():
+            if k not in SLURM_OPTIONS:
+                self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(SLURM_OPTIONS)})")
+            err = slurm_option_error(k, x)
+            if err:
+                self.fail(f"{key}.{k}", err)
+            out[k] = str(x)
         return out
 
     def metrics(self, v, key, needs_app):
@@ -333,4 +348,5 @@ def load_spec(path, preset=None, max_points=MAX_POINTS):
         seen[p.id] = i
     return Spec(path, name, str(raw.get("description", "")), points,
                 {**DEFAULT_METRICS, **check.metrics(raw.get("metrics") or {}, "metrics", False)},
-                {**DEFAULT_APP_METRICS, **check.metrics(raw.get("app_metrics") or {}, "app_metrics", True)})
+                {**DEFAULT_APP_METRICS, **check.metrics(raw.get("app_metrics") or {}, "app_metrics", True)},
+                check.slurm(raw.get("slurm") or {}, "slurm"))
