@@ -7,7 +7,9 @@ usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--prese
                             [--slurm-time T] [--slurm-mem M] [--slurm-poll SECONDS]
 
 Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json; or
-to a pool shared by several sweeps with --points) and DIR/results.csv (one row per finished point; rewritten after each one). A finished
+to a pool shared by several sweeps with --points), DIR/results.csv (one row per
+finished point; rewritten after each one) and DIR/stats.csv (every statistic and
+config value of each point as a column; written at the end, see collect.py). A finished
 point is skipped on a re-run, so an interrupted sweep loses only the points that were
 in flight, but only while it is what the same zngsim binary, resolved config and input
 files would make now (sweeps/provenance.py): a finished point made otherwise is stale,
@@ -34,6 +36,7 @@ from sweeps.executors import (SLURM_OPTIONS, ExecutorError, Job, LocalExecutor, 
                               slurm_option_error)
 from sweeps.provenance import Provenance, differences  # noqa: E402
 from sweeps.spec import MAX_POINTS, ROOT, SpecError, load_spec  # noqa: E402
+from sweeps.flat import point_row, write_csv  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
 
@@ -244,12 +247,14 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
             print(f"sweep: cannot cancel the points in flight: {e2}", file=sys.stderr)
         store.remove_leftovers()
         path, rows = table.write()
+        write_stats_table(spec, store)
         why = "interrupted" if isinstance(e, KeyboardInterrupt) else f"stopped: {e}"
         print(f"\nsweep {spec.name}: {why}; {rows}/{len(spec.points)} points finished in {path}",
               file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 2
 
     path, rows = table.write()
+    write_stats_table(spec, store)
     print(f"sweep {spec.name}: {rows}/{len(spec.points)} points in {path}", flush=True)
     if failures:
         print(f"{len(failures)} point(s) failed:")
@@ -282,6 +287,13 @@ def make_executor(a, spec):
     return SlurmExecutor(partition=opts.get("partition"), account=opts.get("account"),
                          time_limit=opts.get("time"), mem=opts.get("mem"), max_in_flight=a.jobs,
                          poll=poll, job_name=f"zngsim-{spec.name}")
+
+
+def write_stats_table(spec, store):
+    """OUT/stats.csv: every scalar statistic, config value and coordinate of each
+    finished point of the sweep, in spec order (sweeps/flat.py; collect.py loads it)."""
+    finished = [store.final_dir(p) for p in spec.points if store.is_done(p)]
+    return write_csv([point_row(d, store.out) for d in finished], os.path.join(store.out, "stats.csv"))
 
 
 def stop_on_sigterm(signum, frame):
