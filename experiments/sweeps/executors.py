@@ -41,6 +41,7 @@ class Executor(abc.ABC):
         running on this pool, before their directories are deleted and redone; returns
         how many. Local jobs die with their sweep, so there are none."""
         return 0
+
     @abc.abstractmethod
     def free_slots(self):
         """How many more jobs may be submitted now."""
@@ -161,6 +162,23 @@ def slurm_option_error(name, value):
     return None
 
 
+def slurm_seconds(text):
+    """Seconds of a Slurm time limit in the forms of sbatch --time (and scontrol's
+    MaxTime); None for UNLIMITED or INFINITE."""
+    if text in ("UNLIMITED", "INFINITE"):
+        return None
+    days, _, rest = text.rpartition("-")
+    parts = [int(x) for x in rest.split(":")]
+    if days:                       # D-HH, D-HH:MM, D-HH:MM:SS
+        h, m, s = (parts + [0, 0])[:3]
+        return ((int(days) * 24 + h) * 60 + m) * 60 + s
+    if len(parts) == 1:            # minutes
+        return parts[0] * 60
+    if len(parts) == 2:            # minutes:seconds
+        return parts[0] * 60 + parts[1]
+    return (parts[0] * 60 + parts[1]) * 60 + parts[2]
+
+
 def _task_ids(text):
     """Array task ids of '3', '2-5', '[1,4-6]' or '4-9%2' (a throttled range)."""
     text = text.strip("[]").split("%")[0]
@@ -251,6 +269,7 @@ class SlurmExecutor(Executor):
                             ("--mem", mem)):
             if value is not None:
                 self.resources.append(f"{flag}={value}")
+        self.partition, self.time_limit = partition, time_limit
         self.max_in_flight = max_in_flight or self.MAX_ARRAY
         self.poll = poll
         self.job_name = job_name
@@ -283,6 +302,28 @@ class SlurmExecutor(Executor):
         if r.returncode != 0:
             msg = (r.stderr or r.stdout).strip().replace("\n", "; ")
             raise ExecutorError(f"Slurm refuses a job with {' '.join(self.resources) or 'the default options'}: {msg}")
+        self._check_time_limit()
+
+    def _check_time_limit(self):
+        """A time limit above the partition's passes `sbatch --test-only`, and its jobs
+        would wait in the queue for ever (reason PartitionTimeLimit): refused here."""
+        if self.time_limit is None:
+            return
+        r = self._run(["scontrol", "--oneliner", "show", "partition"])
+        if r is None or r.returncode != 0:
+            return   # sbatch accepted the job; nothing more to learn
+        limits = {}
+        for line in r.stdout.splitlines():
+            f = dict(m.groups() for m in re.finditer(r"(?:^|\s)(PartitionName|Default|MaxTime)=(\S+)", line))
+            if "PartitionName" in f and (f["PartitionName"] in (self.partition or "").split(",")
+                                         or (self.partition is None and f.get("Default") == "YES")):
+                limits[f["PartitionName"]] = f.get("MaxTime", "UNLIMITED")
+        want = slurm_seconds(self.time_limit)
+        if limits and want is not None and all(slurm_seconds(t) is not None and slurm_seconds(t) < want
+                                               for t in limits.values()):
+            raise ExecutorError(f"slurm time {self.time_limit} is above the time limit of partition "
+                                + ", ".join(f"{p} ({t})" for p, t in limits.items())
+                                + ": its jobs would never start")
 
     # -- the Executor interface
 

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exp_test_support as t  # noqa: E402
 
 sys.path.insert(0, t.EXPERIMENTS)
-from sweeps.executors import parse_sacct, parse_scontrol, slurm_option_error, slurm_returncode  # noqa: E402
+from sweeps.executors import (parse_sacct, parse_scontrol, slurm_option_error, slurm_returncode,  # noqa: E402
+                              slurm_seconds)
 
 SACCT = """12_0|COMPLETED|0:0
 12_1|FAILED|3:0
@@ -57,6 +58,15 @@ class States(unittest.TestCase):
         self.assertEqual(slurm_returncode("CANCELLED", 0, 15), -15)
         self.assertEqual(slurm_returncode("FAILED", 0, 9), -9)
         self.assertEqual(slurm_returncode("NODE_FAIL", 0, 0), 1)   # ended without a status of its own
+
+    def test_time_limits_in_seconds(self):
+        self.assertEqual(slurm_seconds("30"), 30 * 60)                    # minutes
+        self.assertEqual(slurm_seconds("30:15"), 30 * 60 + 15)            # minutes:seconds
+        self.assertEqual(slurm_seconds("01:00:00"), 3600)                 # scontrol's MaxTime=60
+        self.assertEqual(slurm_seconds("2-6"), (2 * 24 + 6) * 3600)       # days-hours
+        self.assertEqual(slurm_seconds("1-00:30"), 24 * 3600 + 30 * 60)   # days-hours:minutes
+        self.assertEqual(slurm_seconds("1-00:00:05"), 24 * 3600 + 5)
+        self.assertIsNone(slurm_seconds("UNLIMITED"))
 
     def test_options(self):
         for good in ("30", "30:00", "2:00:00", "1-0", "1-12:00", "1-12:00:00", "UNLIMITED"):

@@ -214,6 +214,9 @@ class SlurmSweep(t.TempDirTest):
             (["--slurm-partition", "nosuch"], "invalid partition"),
             (["--slurm-time", "1:2:3:4"], "--slurm-time: '1:2:3:4' is not a Slurm time limit"),
             (["--slurm-mem", "2X"], "--slurm-mem: '2X' is not a Slurm memory size"),
+            # sbatch --test-only accepts it, but the jobs would wait for ever (MaxTime=60 minutes).
+            (["--slurm-time", "1:01:00"], "slurm time 1:01:00 is above the time limit of partition zngother "
+                                          "(01:00:00): its jobs would never start"),
         ]
         for extra, message in cases:
             r = self.sweep(out, *extra)
