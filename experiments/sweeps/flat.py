@@ -136,7 +136,7 @@ def columns(table):
     names = list(seen)
     apps = sorted((k for k in names if k.startswith("app") and k[3:].isdigit()), key=lambda k: int(k[3:]))
     head = list(_FIRST) + apps + sorted(k for k in names if k.startswith("option.")) \
-        + sorted(k for k in names if k.startswith("set.")) + ["zngsim_version", "sim_time_ps"]
+        + sorted(k for k in names if k.startswith("set.")) + [k for k in ("zngsim_version", "sim_time_ps") if k in seen]
     tail_config = [k for k in names if k.startswith("config.")]
     tail_run = [k for k in names if k.startswith("run.")]
     placed = set(head) | set(tail_config) | set(tail_run) | {"dir"}
@@ -153,3 +153,24 @@ def write_csv(table, path):
             w.writerow({k: "" if v is None else v for k, v in r.items()})
     os.replace(tmp, path)
     return path
+
+
+def app_rows(table):
+    """One row per point and application from the rows of `table`: the point's
+    coordinates, `app` (its name in stats.json: bfs1, or bfs1_2 for a second copy),
+    `app_index` (1, 2, ...) and its gpu.app.<app>.<stat> statistics as gpu.app.<stat>."""
+    out = []
+    coordinates = [k for k in columns(table) if k in _FIRST or k.startswith(("option.", "set."))]
+    for r in table:
+        i = 1
+        while f"app{i}" in r:
+            app = r[f"app{i}"]
+            row = {k: r.get(k) for k in coordinates}
+            row.update({"app": app, "app_index": i})
+            prefix = f"gpu.app.{app}."
+            row.update({"gpu.app." + k[len(prefix):]: v for k, v in r.items() if k.startswith(prefix)})
+            row["dir"] = r["dir"]
+            out.append(row)
+            i += 1
+    return out
+

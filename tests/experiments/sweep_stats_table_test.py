@@ -5,7 +5,8 @@ per point whose every cell is checked against the point's stats.json read here o
 own: each numeric leaf of the stats tree a column by its dotted name, an Average (mean,
 count, min, max) one column holding its mean, each resolved config value a config.<key>
 column, the --set value a set.<key> column; the pandas DataFrame holds the same
-numbers whether loaded from the points or from the CSV."""
+numbers whether loaded from the points or from the CSV; the table of applications has
+a row per point and co-running application with its gpu.app.<app>.* statistics."""
 import csv
 import json
 import math
@@ -162,6 +163,34 @@ class StatsTable(t.TempDirTest):
             bfs1 = df.set_index(["workload", "label"])["gpu.app.bfs1.ipc"]
             self.assertTrue(math.isnan(bfs1[("deg", "default")]))
             self.assertGreater(bfs1[("deg-bfs1", "default")], 0)
+
+    def test_application_table(self):
+        # deg runs one application, deg-bfs1 two: 2 x 1 + 2 x 2 = 6 rows.
+        out = os.path.join(self.tmp, "apps.csv")
+        r = subprocess.run([t.PYTHON, COLLECT, self.out, "--apps", "-o", out], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        header, rows = read_csv(out)
+        self.assertEqual(len(rows), 6)
+        self.assertFalse([c for c in header if c.startswith("gpu.") and not c.startswith("gpu.app.")], header)
+        for row in rows:
+            with open(os.path.join(self.tmp, row["dir"], "stats.json")) as f:
+                stats = json.load(f)
+            app = stats["workloads"][int(row["app_index"]) - 1]
+            self.assertEqual(row["app"], app)
+            for stat, value in stats["stats"]["gpu"]["app"][app].items():
+                self.assertEqual(float(row[f"gpu.app.{stat}"]), value, (row["point"], app, stat))
+        self.assertEqual(sorted((x["workload"], x["label"], x["app"]) for x in rows),
+                         sorted([("deg", v, "deg") for v in ("default", "warps40")]
+                                + [("deg-bfs1", v, a) for v in ("default", "warps40") for a in ("deg", "bfs1")]))
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas not installed (Debian: python3-pandas)")
+        df = collect.load_apps(self.out)
+        self.assertEqual(df.shape[0], 6)
+        self.assertEqual(str(df["gpu.app.ipc"].dtype), "float64")
+        self.assertEqual(df["gpu.app.ipc"].tolist(), [float(x["gpu.app.ipc"]) for x in rows])
 
 
 if __name__ == "__main__":
