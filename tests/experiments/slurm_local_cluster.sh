@@ -4,8 +4,12 @@
 # localhost), on free ports, with every file under DIR. Nothing system-wide is used or
 # changed, so it runs beside (or without) any installed Slurm or munge service.
 #
-#   slurm_local_cluster.sh start DIR   writes DIR/slurm.conf, starts the daemons, waits
-#                                      until the node is idle; prints SLURM_CONF=DIR/slurm.conf
+#   slurm_local_cluster.sh start DIR [PID]
+#                                      writes DIR/slurm.conf, starts the daemons, waits
+#                                      until the node is idle; prints SLURM_CONF=DIR/slurm.conf.
+#                                      With PID, a watcher stops them once that process
+#                                      has ended (a test killed by its timeout) or after
+#                                      10 minutes, whichever comes first.
 #   slurm_local_cluster.sh stop DIR    cancels the jobs left, stops the daemons (TERM, after
 #                                      3 s KILL), by their pid files
 #
@@ -20,6 +24,8 @@ set -uo pipefail
 
 cmd=${1:-}
 dir=${2:-}
+watch_pid=${3:-}
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
   echo "usage: $0 start|stop DIR" >&2
   exit 2
@@ -152,6 +158,16 @@ timeout 20 slurmd -N zngnode -f "$SLURM_CONF" || fail "slurmd did not start"
 for _ in $(seq 150); do
   state=$(timeout 5 sinfo -h -n zngnode -o %T 2>/dev/null | head -n 1)
   if [ "$state" = idle ]; then
+    if [ -n "$watch_pid" ]; then
+      # Detached, so that it outlives whoever killed PID; it ends early when the
+      # daemons were stopped (their pid files gone).
+      setsid bash -c 'for _ in $(seq 3000); do
+                        kill -0 "$1" 2>/dev/null || break
+                        [ -f "$2/slurmctld.pid" ] || exit 0
+                        sleep 0.2
+                      done
+                      "$0" stop "$2"' "$self" "$watch_pid" "$dir" < /dev/null > /dev/null 2>&1 &
+    fi
     echo "SLURM_CONF=$SLURM_CONF"
     exit 0
   fi

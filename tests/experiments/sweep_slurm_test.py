@@ -8,6 +8,7 @@ the array; bad Slurm options stop the sweep with exit status 2.
 
 Exit status 77 (ctest: skipped) when Slurm or munge is not installed; a failure, with
 the daemons' logs, when they are installed but do not come up."""
+import ctypes
 import glob
 import os
 import re
@@ -53,6 +54,12 @@ exec {zngsim} "$@"
 """
 
 
+def die_with_test():
+    """In a sweep the test starts: killed when the test dies (a timeout), so that no
+    sweep outlives it polling a cluster that is gone."""
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+
+
 def slurm(*argv):
     return subprocess.run(argv, capture_output=True, text=True, timeout=30)
 
@@ -88,13 +95,14 @@ class SlurmSweep(t.TempDirTest):
 
     def sweep(self, out, *extra, executor="slurm"):
         return subprocess.run(self.sweep_command(out, *extra, executor=executor), capture_output=True, text=True,
-                              timeout=90)
+                              timeout=90, preexec_fn=die_with_test)
 
     def start_sweep(self, out, *extra):
         """A sweep in the background, its output in out.log."""
         log = open(out + ".log", "w")
         self.addCleanup(log.close)
-        proc = subprocess.Popen(self.sweep_command(out, *extra), stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(self.sweep_command(out, *extra), stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=die_with_test)
         self.addCleanup(lambda: proc.poll() is None and (proc.kill(), proc.wait()))
         return proc
 
@@ -239,7 +247,8 @@ def main():
     # A short path: the munge socket's must fit a sockaddr_un (108 bytes).
     state = tempfile.mkdtemp(prefix="zng-slurm-", dir="/tmp")
     try:
-        r = subprocess.run([CLUSTER, "start", state], capture_output=True, text=True, timeout=90)
+        # With this process's pid: the daemons are stopped even when a timeout kills it.
+        r = subprocess.run([CLUSTER, "start", state, str(os.getpid())], capture_output=True, text=True, timeout=90)
     except subprocess.TimeoutExpired as e:
         subprocess.run([CLUSTER, "stop", state], timeout=60)
         sys.exit(f"SLURM TEST FAILED: the local Slurm did not start within 90 s\n{e.stdout or ''}{e.stderr or ''}")
