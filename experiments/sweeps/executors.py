@@ -318,8 +318,13 @@ class SlurmExecutor(Executor):
             if "PartitionName" in f and (f["PartitionName"] in (self.partition or "").split(",")
                                          or (self.partition is None and f.get("Default") == "YES")):
                 limits[f["PartitionName"]] = f.get("MaxTime", "UNLIMITED")
-        want = slurm_seconds(self.time_limit)
-        if limits and want is not None and all(slurm_seconds(t) is not None and slurm_seconds(t) < want
+        def seconds(t):
+            try:
+                return slurm_seconds(t)
+            except ValueError:   # a form this code does not know: no limit is assumed
+                return None
+        want = seconds(self.time_limit)
+        if limits and want is not None and all(seconds(t) is not None and seconds(t) < want
                                                for t in limits.values()):
             raise ExecutorError(f"slurm time {self.time_limit} is above the time limit of partition "
                                 + ", ".join(f"{p} ({t})" for p, t in limits.items())
