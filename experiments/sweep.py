@@ -41,7 +41,13 @@ from sweeps.store import ResultsTable, Store  # noqa: E402
 
 
 def default_zngsim():
-    return os.environ.get("ZNGSIM") or os.path.join(ROOT, "build", "zngsim")
+    """$ZNGSIM, else the source tree's build/zngsim, else (in an installed tree, where
+    ROOT is PREFIX/share/zngsim) PREFIX/bin/zngsim."""
+    if os.environ.get("ZNGSIM"):
+        return os.environ["ZNGSIM"]
+    built = os.path.join(ROOT, "build", "zngsim")
+    installed = os.path.normpath(os.path.join(ROOT, "..", "..", "bin", "zngsim"))
+    return installed if not os.path.exists(built) and os.path.exists(installed) else built
 
 
 def fmt_duration(s):
@@ -310,7 +316,7 @@ def main(argv=None):
     ap.add_argument("--out", help="results directory (default: experiments/results/<spec name>)")
     ap.add_argument("--points", help="point directory pool, may be shared by several sweeps (default: OUT/points)")
     ap.add_argument("--preset", help="workload preset for every point (small|paper), overriding the spec")
-    ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
+    ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM, else build/zngsim, else the installed bin/zngsim)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
     ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
     ap.add_argument("--yes", action="store_true",
