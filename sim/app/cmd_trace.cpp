@@ -56,6 +56,7 @@ int trace_gen(int argc, char** argv) {
     workloads::WorkloadOptions opt = workload_options_from(vm);
     std::string name = vm["workload"].as<std::string>();
     std::string out = vm["output"].as<std::string>();
+    workloads::check_program_options_apply({name}, opt);
     auto t0 = std::chrono::steady_clock::now();
     workloads::generate_workload(name, opt, out);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -114,7 +115,12 @@ int cmd_workloads(int argc, char** argv) {
     for (const auto& w : workloads::list_workloads())
         std::cout << fmt::format("{:<8} {:<10} {:>10.2f} {:>8}  {}\n", w.name, w.suite, w.paper_read_ratio,
                                  w.paper_kernels, w.description);
-    std::cout << "\nread ratio and kernels: the paper's Table II. Multi-application runs: --workload a,b or a-b.\n";
+    std::cout << "\nread ratio and kernels: the paper's Table II. Multi-application runs: --workload a,b or a-b.\n"
+                 "\nOptions of the original programs (zngsim run / trace gen --NAME VALUE, integers):\n";
+    for (const auto& w : workloads::list_workloads())
+        for (const auto& p : w.program_options)
+            std::cout << fmt::format("  {:<6} --{:<10} {} ({}..{})\n  {:<6}   {:<10} default: {}\n", w.name, p.name,
+                                     p.description, p.min, p.max, "", "", p.default_text);
     return kExitOk;
 }
 
