@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sweeps.executors import (SLURM_OPTIONS, ExecutorError, Job, LocalExecutor, SlurmExecutor,  # noqa: E402
                               slurm_option_error)
 from sweeps.provenance import Provenance, differences  # noqa: E402
-from sweeps.spec import MAX_POINTS, ROOT, SpecError, load_spec  # noqa: E402
+from sweeps.spec import MAX_POINTS, ROOT, WORKLOAD_OPTIONS, SpecError, load_spec  # noqa: E402
 from sweeps.flat import point_row, write_csv  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
@@ -61,19 +61,33 @@ def fmt_duration(s):
 
 def check_workloads(spec, zngsim):
     """Every workload of the spec (a name, or co-running names joined by ',' or '-') is
-    one `zngsim workloads` lists, so a misspelt name fails before any point runs."""
-    r = subprocess.run([zngsim, "workloads"], capture_output=True, text=True)
+    one `zngsim workloads` lists, and every option of a point that is not a zngsim
+    workload option is an option that one of its workloads' programs declares, inside
+    its range: a misspelt name or option fails before any point runs."""
+    r = subprocess.run([zngsim, "workloads", "--json"], capture_output=True, text=True)
     if r.returncode != 0:
-        raise SpecError(f"{zngsim} workloads: {(r.stderr or r.stdout).strip()}")
-    known = {line.split()[0] for line in r.stdout.splitlines()[1:] if line.strip() and not line.startswith(" ")}
-    known.discard("read")  # the footnote line
+        raise SpecError(f"{zngsim} workloads --json: {(r.stderr or r.stdout).strip()}")
+    catalogue = {w["name"]: w for w in json.loads(r.stdout)}
     for p in spec.points:
-        if dict(p.options).get("input"):
-            continue  # a user's input graph: the name picks the algorithm, checked by zngsim
-        for name in p.workload.replace("-", ",").split(","):
-            if name not in known:
-                raise SpecError(f"{spec.path}: workload '{p.workload}': unknown workload '{name}' "
-                                f"(known: {', '.join(sorted(known))})")
+        names = p.workload.replace("-", ",").split(",")
+        # With a user's input graph the name picks the algorithm, checked by zngsim.
+        if not dict(p.options).get("input"):
+            for name in names:
+                if name not in catalogue:
+                    raise SpecError(f"{spec.path}: workload '{p.workload}': unknown workload '{name}' "
+                                    f"(known: {', '.join(sorted(catalogue))})")
+        for k, v in p.options:
+            if k in WORKLOAD_OPTIONS:
+                continue
+            declared = [o for n in names for o in catalogue.get(n, {}).get("program_options", []) if o["name"] == k]
+            if not declared:
+                theirs = "; ".join(f"{n}: " + (", ".join(o["name"] for o in catalogue.get(n, {}).get(
+                    "program_options", [])) or "none") for n in names)
+                raise SpecError(f"{spec.path}: workload '{p.workload}': option '{k}' is neither a workload option "
+                                f"({', '.join(WORKLOAD_OPTIONS)}) nor an option of its program ({theirs})")
+            lo, hi = declared[0]["min"], declared[0]["max"]
+            if not lo <= v <= hi:
+                raise SpecError(f"{spec.path}: workload '{p.workload}': option '{k}': {v} is outside {lo}..{hi}")
 
 
 def validate_configs(spec, zngsim):

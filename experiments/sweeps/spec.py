@@ -31,6 +31,9 @@ WORKLOAD_OPTIONS = {
     "skip_init": (bool, "--skip-init"),
 }
 PRESETS = ("small", "paper")
+# Any other option with an integer value is an option of the workload's original
+# program (root, maxiter, size, ...: `zngsim workloads --json` declares them), passed
+# as --<name>; sweep.py checks it against that declaration before running anything.
 
 # Columns every results.csv has. Names are stat names as zngsim registers them
 # (paths inside stats.json's "stats"); an Average is read as "<name>.mean".
@@ -104,6 +107,9 @@ class Point:
         cmd = [zngsim, "run", "--config", self.config_path(), "--workload", self.workload,
                "--out", out_dir, "--quiet"]
         for k, v in self.options:
+            if k not in WORKLOAD_OPTIONS:
+                cmd += [f"--{k}", str(v)]
+                continue
             flag = WORKLOAD_OPTIONS[k][1]
             if WORKLOAD_OPTIONS[k][0] is bool:
                 if v:
@@ -166,7 +172,11 @@ class _Checker:
         out = {}
         for k, x in self.mapping(v, key).items():
             if k not in WORKLOAD_OPTIONS:
-                self.fail(f"{key}.{k}", f"unknown workload option (known: {', '.join(WORKLOAD_OPTIONS)})")
+                if isinstance(k, str) and k.isidentifier() and isinstance(x, int) and not isinstance(x, bool):
+                    out[k] = x   # a program option, checked by sweep.py against zngsim's declaration
+                    continue
+                self.fail(f"{key}.{k}", f"unknown workload option (known: {', '.join(WORKLOAD_OPTIONS)}, "
+                                        "or an integer option of the workload's program: zngsim workloads)")
             want = WORKLOAD_OPTIONS[k][0]
             if not isinstance(x, want) or (want is int and isinstance(x, bool)):
                 self.fail(f"{key}.{k}", f"expected {want.__name__}, got {x!r}")

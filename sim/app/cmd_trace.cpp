@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "sim/app/cli_common.hpp"
 #include "sim/app/trace_inputs.hpp"
@@ -107,9 +108,24 @@ int cmd_trace(int argc, char** argv) {
 
 int cmd_workloads(int argc, char** argv) {
     po::options_description desc("zngsim workloads options");
-    desc.add_options()("help,h", "this help");
+    desc.add_options()("help,h", "this help")("json", "print the list, with each workload's program options, as JSON");
     po::variables_map vm;
-    if (!parse(argc, argv, desc, vm, "usage: zngsim workloads   (lists the built-in workloads)")) return kExitOk;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim workloads [--json]   (lists the built-in workloads)"))
+        return kExitOk;
+    if (vm.count("json")) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& w : workloads::list_workloads()) {
+            nlohmann::ordered_json options = nlohmann::ordered_json::array();
+            for (const auto& p : w.program_options)
+                options.push_back({{"name", p.name}, {"description", p.description}, {"type", "integer"},
+                                   {"min", p.min}, {"max", p.max}, {"default", p.default_text}});
+            list.push_back({{"name", w.name}, {"suite", w.suite}, {"description", w.description},
+                            {"paper_read_ratio", w.paper_read_ratio}, {"paper_kernels", w.paper_kernels},
+                            {"program_options", options}});
+        }
+        std::cout << list.dump(1) << "\n";
+        return kExitOk;
+    }
     std::cout << fmt::format("{:<8} {:<10} {:>10} {:>8}  {}\n", "name", "suite", "read ratio", "kernels",
                              "description");
     for (const auto& w : workloads::list_workloads())
