@@ -3,16 +3,23 @@
 
 usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--preset small|paper]
                             [--zngsim PATH] [--dry-run] [--no-validate] [--rerun-stale] [--yes]
+                            [--executor local|slurm] [--slurm-partition P] [--slurm-account A]
+                            [--slurm-time T] [--slurm-mem M] [--slurm-poll SECONDS]
 
 Results go to DIR/points/<point-id>/ (stats.json, run.json, log.txt, point.json; or
-to a pool shared by several sweeps with --points) and DIR/results.csv (one row per finished point; rewritten after each one). A finished
+to a pool shared by several sweeps with --points), DIR/results.csv (one row per
+finished point; rewritten after each one) and DIR/stats.csv (every statistic and
+config value of each point as a column; written at the end, see collect.py). A finished
 point is skipped on a re-run, so an interrupted sweep loses only the points that were
 in flight, but only while it is what the same zngsim binary, resolved config and input
 files would make now (sweeps/provenance.py): a finished point made otherwise is stale,
 and the sweep refuses to run (naming the points and what differs) unless --rerun-stale
 asks to run them again. A failing point does not stop the others; failures are listed at the end
-with their logs. Exit status: 0 every point finished, 1 some failed, 2 bad spec or
-option, 130 interrupted.
+with their logs. Points run as child processes (--executor local) or as Slurm job
+arrays (--executor slurm; sweeps/executors.py), which needs the points pool on a file
+system the compute nodes share. Exit status: 0 every point finished, 1 some failed,
+2 bad spec or option (or the scheduler refused the jobs or stopped answering),
+130 interrupted.
 """
 import argparse
 import fcntl
@@ -25,14 +32,22 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sweeps.executors import Job, LocalExecutor  # noqa: E402
+from sweeps.executors import (SLURM_OPTIONS, ExecutorError, Job, LocalExecutor, SlurmExecutor,  # noqa: E402
+                              slurm_option_error)
 from sweeps.provenance import Provenance, differences  # noqa: E402
-from sweeps.spec import MAX_POINTS, ROOT, SpecError, load_spec  # noqa: E402
+from sweeps.spec import MAX_POINTS, ROOT, WORKLOAD_OPTIONS, SpecError, load_spec  # noqa: E402
+from sweeps.flat import point_row, write_csv  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
 
 def default_zngsim():
-    return os.environ.get("ZNGSIM") or os.path.join(ROOT, "build", "zngsim")
+    """$ZNGSIM, else the source tree's build/zngsim, else (in an installed tree, where
+    ROOT is PREFIX/share/zngsim) PREFIX/bin/zngsim."""
+    if os.environ.get("ZNGSIM"):
+        return os.environ["ZNGSIM"]
+    built = os.path.join(ROOT, "build", "zngsim")
+    installed = os.path.normpath(os.path.join(ROOT, "..", "..", "bin", "zngsim"))
+    return installed if not os.path.exists(built) and os.path.exists(installed) else built
 
 
 def fmt_duration(s):
@@ -46,19 +61,33 @@ def fmt_duration(s):
 
 def check_workloads(spec, zngsim):
     """Every workload of the spec (a name, or co-running names joined by ',' or '-') is
-    one `zngsim workloads` lists, so a misspelt name fails before any point runs."""
-    r = subprocess.run([zngsim, "workloads"], capture_output=True, text=True)
+    one `zngsim workloads` lists, and every option of a point that is not a zngsim
+    workload option is an option that one of its workloads' programs declares, inside
+    its range: a misspelt name or option fails before any point runs."""
+    r = subprocess.run([zngsim, "workloads", "--json"], capture_output=True, text=True)
     if r.returncode != 0:
-        raise SpecError(f"{zngsim} workloads: {(r.stderr or r.stdout).strip()}")
-    known = {line.split()[0] for line in r.stdout.splitlines()[1:] if line.strip() and not line.startswith(" ")}
-    known.discard("read")  # the footnote line
+        raise SpecError(f"{zngsim} workloads --json: {(r.stderr or r.stdout).strip()}")
+    catalogue = {w["name"]: w for w in json.loads(r.stdout)}
     for p in spec.points:
-        if dict(p.options).get("input"):
-            continue  # a user's input graph: the name picks the algorithm, checked by zngsim
-        for name in p.workload.replace("-", ",").split(","):
-            if name not in known:
-                raise SpecError(f"{spec.path}: workload '{p.workload}': unknown workload '{name}' "
-                                f"(known: {', '.join(sorted(known))})")
+        names = p.workload.replace("-", ",").split(",")
+        # With a user's input graph the name picks the algorithm, checked by zngsim.
+        if not dict(p.options).get("input"):
+            for name in names:
+                if name not in catalogue:
+                    raise SpecError(f"{spec.path}: workload '{p.workload}': unknown workload '{name}' "
+                                    f"(known: {', '.join(sorted(catalogue))})")
+        for k, v in p.options:
+            if k in WORKLOAD_OPTIONS:
+                continue
+            declared = [o for n in names for o in catalogue.get(n, {}).get("program_options", []) if o["name"] == k]
+            if not declared:
+                theirs = "; ".join(f"{n}: " + (", ".join(o["name"] for o in catalogue.get(n, {}).get(
+                    "program_options", [])) or "none") for n in names)
+                raise SpecError(f"{spec.path}: workload '{p.workload}': option '{k}' is neither a workload option "
+                                f"({', '.join(WORKLOAD_OPTIONS)}) nor an option of its program ({theirs})")
+            lo, hi = declared[0]["min"], declared[0]["max"]
+            if not lo <= v <= hi:
+                raise SpecError(f"{spec.path}: workload '{p.workload}': option '{k}': {v} is outside {lo}..{hi}")
 
 
 def validate_configs(spec, zngsim):
@@ -184,6 +213,7 @@ def check_stale(spec, store, provenance, rerun_stale):
 
 def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=False):
     table = ResultsTable(store, spec)
+    executor.reclaim(store.points_dir)   # jobs of a killed sweep stop before their directories go
     left_over = store.remove_leftovers()
     if left_over:
         print(f"removed {len(left_over)} unfinished point(s) of an interrupted sweep", flush=True)
@@ -230,15 +260,21 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
                 else:
                     failures.append((p, os.path.join(d, "log.txt"), reason))
                 progress.ended(p, ok, reason, time.monotonic() - started.pop(p.id), executor.in_flight)
-    except KeyboardInterrupt:
-        executor.cancel()
+    except (KeyboardInterrupt, ExecutorError) as e:
+        try:
+            executor.cancel()
+        except ExecutorError as e2:
+            print(f"sweep: cannot cancel the points in flight: {e2}", file=sys.stderr)
         store.remove_leftovers()
         path, rows = table.write()
-        print(f"\nsweep {spec.name}: interrupted; {rows}/{len(spec.points)} points finished in {path}",
+        write_stats_table(spec, store)
+        why = "interrupted" if isinstance(e, KeyboardInterrupt) else f"stopped: {e}"
+        print(f"\nsweep {spec.name}: {why}; {rows}/{len(spec.points)} points finished in {path}",
               file=sys.stderr)
-        return 130
+        return 130 if isinstance(e, KeyboardInterrupt) else 2
 
     path, rows = table.write()
+    write_stats_table(spec, store)
     print(f"sweep {spec.name}: {rows}/{len(spec.points)} points in {path}", flush=True)
     if failures:
         print(f"{len(failures)} point(s) failed:")
@@ -246,6 +282,38 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
             print(f"  {p.id} ({reason}): {log}")
         return 1
     return 0
+
+
+# Longest interval between two queries of a cluster's job states: often enough for
+# points of minutes, rare enough not to load the controller.
+SLURM_POLL = 30.0
+
+
+def make_executor(a, spec):
+    """The engine --executor names; Slurm options from the command line override the spec's."""
+    if a.executor == "local":
+        return LocalExecutor(a.jobs or os.cpu_count() or 1)
+    opts = dict(spec.slurm)
+    for k in SLURM_OPTIONS:
+        v = getattr(a, f"slurm_{k}")
+        if v is not None:
+            err = slurm_option_error(k, v)
+            if err:
+                raise SpecError(f"--slurm-{k}: {err}")
+            opts[k] = v
+    poll = SLURM_POLL if a.slurm_poll is None else a.slurm_poll
+    if not poll > 0:
+        raise SpecError(f"--slurm-poll {poll}: expected a positive number of seconds")
+    return SlurmExecutor(partition=opts.get("partition"), account=opts.get("account"),
+                         time_limit=opts.get("time"), mem=opts.get("mem"), max_in_flight=a.jobs,
+                         poll=poll, job_name=f"zngsim-{spec.name}")
+
+
+def write_stats_table(spec, store):
+    """OUT/stats.csv: every scalar statistic, config value and coordinate of each
+    finished point of the sweep, in spec order (sweeps/flat.py; collect.py loads it)."""
+    finished = [store.final_dir(p) for p in spec.points if store.is_done(p)]
+    return write_csv([point_row(d, store.out) for d in finished], os.path.join(store.out, "stats.csv"))
 
 
 def stop_on_sigterm(signum, frame):
@@ -256,31 +324,46 @@ def stop_on_sigterm(signum, frame):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("spec", help="sweep spec (YAML)")
-    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                    help="points run at once (default: all cores, %(default)s)")
+    ap.add_argument("-j", "--jobs", type=int,
+                    help=f"points run at once (default: local all cores, {os.cpu_count() or 1}; "
+                         f"slurm {SlurmExecutor.MAX_ARRAY} in the queue)")
     ap.add_argument("--out", help="results directory (default: experiments/results/<spec name>)")
     ap.add_argument("--points", help="point directory pool, may be shared by several sweeps (default: OUT/points)")
     ap.add_argument("--preset", help="workload preset for every point (small|paper), overriding the spec")
-    ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM or build/zngsim)")
+    ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM, else build/zngsim, else the installed bin/zngsim)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
     ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
     ap.add_argument("--yes", action="store_true",
                     help=f"run a product of more than {MAX_POINTS:,} points (refused without it)")
     ap.add_argument("--rerun-stale", action="store_true",
                     help="run again the finished points made from another zngsim binary, config or input")
+    ap.add_argument("--executor", choices=("local", "slurm"), default="local",
+                    help="where points run: child processes here, or Slurm job arrays (default: %(default)s)")
+    for k, what in SLURM_OPTIONS.items():
+        ap.add_argument(f"--slurm-{k}", metavar=k.upper(), help=f"{what}; overrides the spec's slurm.{k}")
+    ap.add_argument("--slurm-poll", type=float, metavar="SECONDS",
+                    help=f"longest interval between two queries of the jobs' states (default: {SLURM_POLL:g})")
     a = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
-        if a.jobs < 1:
+        if a.jobs is not None and a.jobs < 1:
             raise SpecError(f"-j {a.jobs}: expected at least 1")
+        given = [f"--slurm-{k}" for k in (*SLURM_OPTIONS, "poll") if getattr(a, f"slurm_{k}") is not None]
+        if a.executor != "slurm" and given:
+            raise SpecError(f"{', '.join(given)}: only with --executor slurm")
         spec = load_spec(a.spec, a.preset, max_points=None if a.yes else MAX_POINTS)
         if not a.dry_run and not (os.path.isfile(a.zngsim) and os.access(a.zngsim, os.X_OK)):
             raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
-        out = a.out or os.path.join(ROOT, "experiments", "results", spec.name)
-        return run_sweep(spec, out, os.path.abspath(a.zngsim), LocalExecutor(a.jobs),
-                         validate=not a.no_validate, dry_run=a.dry_run, points_dir=a.points,
+        # Absolute, so that a point's command means the same on a compute node.
+        out = os.path.abspath(a.out or os.path.join(ROOT, "experiments", "results", spec.name))
+        points_dir = os.path.abspath(a.points) if a.points else None
+        executor = make_executor(a, spec)
+        if not a.dry_run:
+            executor.check()
+        return run_sweep(spec, out, os.path.abspath(a.zngsim), executor,
+                         validate=not a.no_validate, dry_run=a.dry_run, points_dir=points_dir,
                          rerun_stale=a.rerun_stale)
-    except SpecError as e:
+    except (SpecError, ExecutorError) as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from .executors import SLURM_OPTIONS, slurm_option_error
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Workload options a spec may give, with their type and the `zngsim run` flag.
@@ -29,6 +31,9 @@ WORKLOAD_OPTIONS = {
     "skip_init": (bool, "--skip-init"),
 }
 PRESETS = ("small", "paper")
+# Any other option with an integer value is an option of the workload's original
+# program (root, maxiter, size, ...: `zngsim workloads --json` declares them), passed
+# as --<name>; sweep.py checks it against that declaration before running anything.
 
 # Columns every results.csv has. Names are stat names as zngsim registers them
 # (paths inside stats.json's "stats"); an Average is read as "<name>.mean".
@@ -59,6 +64,7 @@ SPEC_KEYS = {
     "points": "explicit points instead of the product: [{config, workload, label, options, set}]",
     "metrics": "extra CSV columns, column: stat name",
     "app_metrics": "extra per-app CSV columns, column: stat name with {app}",
+    "slurm": "defaults of --executor slurm, {" + ", ".join(SLURM_OPTIONS) + "}; the command line overrides them",
 }
 POINT_KEYS = ("config", "workload", "label", "options", "set")
 
@@ -101,6 +107,9 @@ class Point:
         cmd = [zngsim, "run", "--config", self.config_path(), "--workload", self.workload,
                "--out", out_dir, "--quiet"]
         for k, v in self.options:
+            if k not in WORKLOAD_OPTIONS:
+                cmd += [f"--{k}", str(v)]
+                continue
             flag = WORKLOAD_OPTIONS[k][1]
             if WORKLOAD_OPTIONS[k][0] is bool:
                 if v:
@@ -120,6 +129,7 @@ class Spec:
     points: list
     metrics: dict = field(default_factory=dict)
     app_metrics: dict = field(default_factory=dict)
+    slurm: dict = field(default_factory=dict)   # SLURM_OPTIONS key -> value (text)
 
 
 def _scalar_text(v):
@@ -162,7 +172,11 @@ class _Checker:
         out = {}
         for k, x in self.mapping(v, key).items():
             if k not in WORKLOAD_OPTIONS:
-                self.fail(f"{key}.{k}", f"unknown workload option (known: {', '.join(WORKLOAD_OPTIONS)})")
+                if isinstance(k, str) and k.isidentifier() and isinstance(x, int) and not isinstance(x, bool):
+                    out[k] = x   # a program option, checked by sweep.py against zngsim's declaration
+                    continue
+                self.fail(f"{key}.{k}", f"unknown workload option (known: {', '.join(WORKLOAD_OPTIONS)}, "
+                                        "or an integer option of the workload's program: zngsim workloads)")
             want = WORKLOAD_OPTIONS[k][0]
             if not isinstance(x, want) or (want is int and isinstance(x, bool)):
                 self.fail(f"{key}.{k}", f"expected {want.__name__}, got {x!r}")
@@ -184,6 +198,17 @@ class _Checker:
                     self.fail(f"{key}.{k}" + (f"[{i}]" if isinstance(x, list) else ""),
                               f"expected a scalar value, got {y!r}")
             out[k] = [_scalar_text(y) for y in values] if allow_lists else _scalar_text(x)
+        return out
+
+    def slurm(self, v, key):
+        out = {}
+        for k, x in self.mapping(v, key).items():
+            if k not in SLURM_OPTIONS:
+                self.fail(f"{key}.{k}", f"unknown key (known: {', '.join(SLURM_OPTIONS)})")
+            err = slurm_option_error(k, x)
+            if err:
+                self.fail(f"{key}.{k}", err)
+            out[k] = str(x)
         return out
 
     def metrics(self, v, key, needs_app):
@@ -333,4 +358,5 @@ def load_spec(path, preset=None, max_points=MAX_POINTS):
         seen[p.id] = i
     return Spec(path, name, str(raw.get("description", "")), points,
                 {**DEFAULT_METRICS, **check.metrics(raw.get("metrics") or {}, "metrics", False)},
-                {**DEFAULT_APP_METRICS, **check.metrics(raw.get("app_metrics") or {}, "app_metrics", True)})
+                {**DEFAULT_APP_METRICS, **check.metrics(raw.get("app_metrics") or {}, "app_metrics", True)},
+                check.slurm(raw.get("slurm") or {}, "slurm"))

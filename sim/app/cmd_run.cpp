@@ -63,6 +63,16 @@ void prepare_output(const fs::path& out) {
     }
 }
 
+// What a built-in workload was generated from: its options (program options only
+// where chosen) and the key of its cached trace.
+nlohmann::ordered_json workload_json(const std::string& name, const workloads::WorkloadOptions& o) {
+    nlohmann::ordered_json options{{"preset", o.preset}, {"scale", o.scale},     {"edge_factor", o.edge_factor},
+                                   {"input", o.input},   {"seed", o.seed},       {"skip_init", o.skip_init},
+                                   {"max_launches", o.max_launches}};
+    for (const auto& [option, value] : o.program) options[option] = value;
+    return {{"name", name}, {"options", options}, {"trace_key", workloads::workload_cache_key(name, o)}};
+}
+
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
@@ -96,10 +106,15 @@ int cmd_run(int argc, char** argv) {
 
     std::vector<AppInput> apps;
     std::vector<DataSetInput> reopen;  // the same traces, for the data-set footprint pass
+    nlohmann::ordered_json workload_record = nlohmann::ordered_json::array();
     if (vm.count("workload")) {
-        workloads::WorkloadOptions opt = workload_options_from(vm);
-        for (const auto& name : split_workloads(vm["workload"].as<std::string>())) {
-            std::string path = workloads::cached_workload_trace(name, opt, trace_cache_dir());
+        const workloads::WorkloadOptions opt = workload_options_from(vm);
+        const std::vector<std::string> names = split_workloads(vm["workload"].as<std::string>());
+        workloads::check_program_options_apply(names, opt);
+        for (const auto& name : names) {
+            const workloads::WorkloadOptions mine = workloads::options_for_workload(name, opt);
+            workload_record.push_back(workload_json(name, mine));
+            std::string path = workloads::cached_workload_trace(name, mine, trace_cache_dir());
             apps.push_back({name, trace::open_trace(path)});
             reopen.push_back({name, [path] { return trace::open_trace(path); }});
         }
@@ -128,6 +143,7 @@ int cmd_run(int argc, char** argv) {
     run["warp_instructions_per_second"] =
         rep.result.wall_seconds > 0 ? static_cast<double>(rep.instructions) / rep.result.wall_seconds : 0.0;
     run["peak_rss_mib"] = rep.peak_rss_mib;
+    if (!workload_record.empty()) run["workloads"] = workload_record;
     write_atomically(out / "run.json", run.dump(1) + "\n");
     if (!quiet) std::cout << platform.summary_text(rep) << "stats: " << (out / "stats.json").string() << "\n";
     return kExitOk;

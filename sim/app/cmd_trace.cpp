@@ -7,6 +7,7 @@
 #include <iostream>
 #include <mutex>
 #include <thread>
+#include <nlohmann/json.hpp>
 
 #include "sim/app/cli_common.hpp"
 #include "sim/app/progress_line.hpp"
@@ -133,6 +134,7 @@ int trace_gen(int argc, char** argv) {
     std::string name = vm["workload"].as<std::string>();
     std::string out = vm["output"].as<std::string>();
     require_output_file(out, "--output");
+    workloads::check_program_options_apply({name}, opt);
     auto t0 = std::chrono::steady_clock::now();
     ProgressLine line(ProgressLine::wanted());
     {
@@ -192,15 +194,35 @@ int cmd_trace(int argc, char** argv) {
 
 int cmd_workloads(int argc, char** argv) {
     po::options_description desc("zngsim workloads options");
-    desc.add_options()("help,h", "this help");
+    desc.add_options()("help,h", "this help")("json", "print the list, with each workload's program options, as JSON");
     po::variables_map vm;
-    if (!parse(argc, argv, desc, vm, "usage: zngsim workloads   (lists the built-in workloads)")) return kExitOk;
+    if (!parse(argc, argv, desc, vm, "usage: zngsim workloads [--json]   (lists the built-in workloads)"))
+        return kExitOk;
+    if (vm.count("json")) {
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& w : workloads::list_workloads()) {
+            nlohmann::ordered_json options = nlohmann::ordered_json::array();
+            for (const auto& p : w.program_options)
+                options.push_back({{"name", p.name}, {"description", p.description}, {"type", "integer"},
+                                   {"min", p.min}, {"max", p.max}, {"default", p.default_text}});
+            list.push_back({{"name", w.name}, {"suite", w.suite}, {"description", w.description},
+                            {"paper_read_ratio", w.paper_read_ratio}, {"paper_kernels", w.paper_kernels},
+                            {"program_options", options}});
+        }
+        std::cout << list.dump(1) << "\n";
+        return kExitOk;
+    }
     std::cout << fmt::format("{:<8} {:<10} {:>10} {:>8}  {}\n", "name", "suite", "read ratio", "kernels",
                              "description");
     for (const auto& w : workloads::list_workloads())
         std::cout << fmt::format("{:<8} {:<10} {:>10.2f} {:>8}  {}\n", w.name, w.suite, w.paper_read_ratio,
                                  w.paper_kernels, w.description);
-    std::cout << "\nread ratio and kernels: the paper's Table II. Multi-application runs: --workload a,b or a-b.\n";
+    std::cout << "\nread ratio and kernels: the paper's Table II. Multi-application runs: --workload a,b or a-b.\n"
+                 "\nOptions of the original programs (zngsim run / trace gen --NAME VALUE, integers):\n";
+    for (const auto& w : workloads::list_workloads())
+        for (const auto& p : w.program_options)
+            std::cout << fmt::format("  {:<6} --{:<10} {} ({}..{})\n  {:<6}   {:<10} default: {}\n", w.name, p.name,
+                                     p.description, p.min, p.max, "", "", p.default_text);
     return kExitOk;
 }
 

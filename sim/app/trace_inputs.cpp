@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <ostream>
@@ -27,6 +28,15 @@ void add_workload_options(po::options_description& desc) {
         "seed", po::value<uint64_t>()->default_value(1), "seed of generated inputs")(
         "skip-init", "leave out initialisation kernels")(
         "max-launches", po::value<int>()->default_value(-1), "kernel launch cap; -1 = the paper's count");
+    // The original programs' own options, one flag each, from the workloads' declarations.
+    for (const auto& use : workloads::builtin_program_options()) {
+        std::string takers;
+        for (const auto& w : use.workloads) takers += (takers.empty() ? "" : ", ") + w;
+        desc.add_options()(use.option.name.c_str(), po::value<std::string>(),
+                           fmt::format("{} [{}]; integer {}..{}; default: per workload, see `zngsim workloads`",
+                                       use.option.description, takers, use.option.min, use.option.max)
+                               .c_str());
+    }
 }
 
 workloads::WorkloadOptions workload_options_from(const po::variables_map& vm) {
@@ -39,6 +49,18 @@ workloads::WorkloadOptions workload_options_from(const po::variables_map& vm) {
     o.skip_init = vm.count("skip-init") != 0;
     o.max_launches = vm["max-launches"].as<int>();
     if (!o.input.empty()) require_input(o.input, "--input");
+    for (const auto& use : workloads::builtin_program_options()) {
+        const std::string& name = use.option.name;
+        if (!vm.count(name)) continue;
+        const std::string text = vm[name].as<std::string>();
+        int64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+            throw UsageError(fmt::format("--{}: '{}' is not an integer", name, text));
+        if (value < use.option.min || value > use.option.max)
+            throw UsageError(fmt::format("--{}: {} is outside {}..{}", name, value, use.option.min, use.option.max));
+        o.program[name] = value;
+    }
     workloads::validate_options(o);
     return o;
 }

@@ -16,7 +16,9 @@ namespace zng::cli {
 // format: "ztr" (zngsim), "accelsim" or "macsim".
 std::unique_ptr<trace::TraceSource> open_trace_input(const std::string& path, const std::string& format);
 
-// --preset --scale --edge-factor --input --seed --skip-init --max-launches
+// --preset --scale --edge-factor --input --seed --skip-init --max-launches, and the
+// options of the original programs that the workloads declare (--root, --size, ...).
+// A value that is not an integer or is out of its declared range is a UsageError.
 void add_workload_options(po::options_description& desc);
 workloads::WorkloadOptions workload_options_from(const po::variables_map& vm);
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,39 @@ TEST(Cli, RunWritesStatsAndRunInfo) {
     EXPECT_TRUE(fs::exists(out / "stats.json"));
     EXPECT_TRUE(fs::exists(out / "run.json"));
     EXPECT_NE(r.output.find("IPC"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ProgramOptionsAreCheckedRecordedAndShown) {
+    // Bad values and options of another workload are usage errors naming the option.
+    Result nan = zngsim("trace gen --workload bfs6 --root x -o /dev/null");
+    EXPECT_EQ(nan.code, 2);
+    EXPECT_NE(nan.output.find("--root: 'x' is not an integer"), std::string::npos) << nan.output;
+    Result range = zngsim("trace gen --workload gaus --size 1 -o /dev/null");
+    EXPECT_EQ(range.code, 2);
+    EXPECT_NE(range.output.find("--size: 1 is outside 2..32768"), std::string::npos) << range.output;
+    Result other = zngsim("trace gen --workload gaus --root 3 -o /dev/null");
+    EXPECT_EQ(other.code, 2);
+    EXPECT_NE(other.output.find("'--root' is not an option"), std::string::npos) << other.output;
+
+    // run.json records each workload's options with the key of its trace.
+    const fs::path out = fs::temp_directory_path() / "zngsim-cli-program-options";
+    fs::remove_all(out);
+    Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) +
+                      "/configs/ideal.yaml --workload gaus --size 5 --max-launches 100 -q --out " + out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json run = nlohmann::json::parse(std::ifstream(out / "run.json"));
+    ASSERT_EQ(run["workloads"].size(), 1u);
+    EXPECT_EQ(run["workloads"][0]["name"], "gaus");
+    EXPECT_EQ(run["workloads"][0]["options"]["size"], 5);
+    EXPECT_EQ(run["workloads"][0]["options"]["max_launches"], 100);
+    EXPECT_EQ(run["workloads"][0]["trace_key"].get<std::string>().size(), 16u);
+
+    // The trace header carries them; trace info shows them.
+    const fs::path trace = out / "gaus5.ztr";
+    ASSERT_EQ(zngsim("trace gen --workload gaus --size 5 -o " + trace.string()).code, 0);
+    Result info = zngsim("trace info " + trace.string());
+    EXPECT_NE(info.output.find("zngsim-gen --size 5"), std::string::npos) << info.output;
+    fs::remove_all(out);
 }
 
 TEST(Cli, BadOutputDirectoryFailsBeforeSimulating) {

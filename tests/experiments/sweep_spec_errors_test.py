@@ -24,8 +24,14 @@ CASES = [
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nmetrics: {x: 3}\n", "metrics.x"),
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\napp_metrics: {x: gpu.ipc}\n", "app_metrics.x"),
     ("configs: [configs/ideal.yaml\n", "not valid YAML"),
-    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: {bfs1: {max_launch: 2}}\n",
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: {bfs1: {max_launch: true}}\n",
      "workload_options.bfs1.max_launch"),
+    # an integer option that is neither zngsim's nor one the workload's program declares,
+    # and a program option outside its declared range (Rodinia gaussian's -s: 2..32768)
+    ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: {bfs1: {max_launch: 2}}\n",
+     "option 'max_launch' is neither a workload option"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [gaus]\noptions: {root: 3}\n", "nor an option of its program (gaus: size)"),
+    ("configs: [configs/ideal.yaml]\nworkloads: [gaus]\noptions: {size: 1}\n", "option 'size': 1 is outside 2..32768"),
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nworkload_options: [bfs1]\n", "workload_options"),
     # zngsim itself rejects the override: caught before the sweep starts any point
     ("configs: [configs/ideal.yaml]\nworkloads: [bfs1]\nset: {gpu.l2.no_such_key: 1}\n", "no_such_key"),
@@ -68,6 +74,14 @@ class SpecErrors(t.TempDirTest):
         self.assertEqual(points["betw-back"], {"preset": "paper", "seed": 5})
         # --preset still overrides every point's preset
         self.assertTrue(all(dict(p.options)["preset"] == "small" for p in load_spec(spec, "small").points))
+
+    def test_program_options_become_their_flags(self):
+        spec = t.write_spec(self.tmp, "configs: [configs/ideal.yaml]\nworkloads: [bfs6, gaus]\n"
+                                      "workload_options: {bfs6: {root: 0}, gaus: {size: 64}}\n")
+        commands = {p.workload: p.command("zngsim", "out") for p in load_spec(spec).points}
+        self.assertIn("--root 0", " ".join(commands["bfs6"]))
+        self.assertIn("--size 64", " ".join(commands["gaus"]))
+        self.assertNotIn("--size", " ".join(commands["bfs6"]))
 
     def test_binary_spec_is_named_not_a_traceback(self):
         spec = os.path.join(self.tmp, "spec.yaml")

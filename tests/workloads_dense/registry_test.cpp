@@ -28,9 +28,9 @@ TEST(WorkloadOptions, ValidationNamesTheKey) {
 
 TEST(WorkloadRegistry, UnknownNameListsValidOnes) {
     WorkloadRegistry r;
-    r.add(WorkloadInfo{"zeta", "S", "d", 0.5, 1}, [](WorkloadContext&) {});
-    r.add(WorkloadInfo{"alpha", "S", "d", 0.5, 1}, [](WorkloadContext&) {});
-    EXPECT_THROW(r.add(WorkloadInfo{"alpha", "S", "d", 0.5, 1}, [](WorkloadContext&) {}), std::invalid_argument);
+    r.add(WorkloadInfo{"zeta", "S", "d", 0.5, 1, {}}, [](WorkloadContext&) {});
+    r.add(WorkloadInfo{"alpha", "S", "d", 0.5, 1, {}}, [](WorkloadContext&) {});
+    EXPECT_THROW(r.add(WorkloadInfo{"alpha", "S", "d", 0.5, 1, {}}, [](WorkloadContext&) {}), std::invalid_argument);
     EXPECT_EQ(r.names(), "alpha, zeta");
     try {
         r.get("nope");

@@ -1,5 +1,6 @@
 #include "traces/workloads/workload_context.hpp"
 
+#include <string>
 #include <utility>
 
 namespace zng::workloads {
@@ -12,8 +13,11 @@ WorkloadContext::~WorkloadContext() = default;
 trace::TraceWriter& WorkloadContext::writer() {
     if (!writer_) {
         alloc_.freeze();
-        writer_ = std::make_unique<trace::TraceWriter>(
-            out_path_, trace::TraceHeader{workload_, "zngsim-gen", alloc_.arrays()});
+        // The chosen program options follow the generator's name, as a command line:
+        // `trace info` shows "zngsim-gen --root 0" (a default trace stays "zngsim-gen").
+        std::string source = "zngsim-gen";
+        for (const auto& [name, value] : options_.program) source += " --" + name + " " + std::to_string(value);
+        writer_ = std::make_unique<trace::TraceWriter>(out_path_, trace::TraceHeader{workload_, source, alloc_.arrays()});
     }
     return *writer_;
 }

@@ -22,7 +22,8 @@ public:
     const WorkloadOptions& options() const { return options_; }
     DeviceAllocator& allocator() { return alloc_; }
 
-    // Writer of the trace: the first call writes the header {workload, "zngsim-gen",
+    // Writer of the trace: the first call writes the header {workload, "zngsim-gen"
+    // followed by the chosen program options ("zngsim-gen --root 0"),
     // allocator().arrays()} and freezes the allocator.
     trace::TraceWriter& writer();
 

@@ -78,6 +78,66 @@ void validate_options(const WorkloadOptions& o) {
         throw std::invalid_argument("workload option 'max_launches': must be >= 0, or -1 for the default");
 }
 
+namespace {
+
+std::string option_names(const WorkloadInfo& info) {
+    std::string out;
+    for (const auto& p : info.program_options) out += (out.empty() ? "--" : ", --") + p.name;
+    return out.empty() ? "none" : out;
+}
+
+const ProgramOption* find_program_option(const WorkloadInfo& info, const std::string& name) {
+    for (const auto& p : info.program_options)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+}  // namespace
+
+void validate_program_options(const WorkloadInfo& info, const WorkloadOptions& o) {
+    for (const auto& [name, value] : o.program) {
+        const ProgramOption* p = find_program_option(info, name);
+        if (p == nullptr)
+            throw std::invalid_argument("workload '" + info.name + "' has no option '--" + name +
+                                        "' (its options: " + option_names(info) + ")");
+        if (value < p->min || value > p->max)
+            throw std::invalid_argument("workload option '" + name + "': " + std::to_string(value) +
+                                        " is outside " + std::to_string(p->min) + ".." + std::to_string(p->max));
+    }
+}
+
+WorkloadOptions options_for_workload(const std::string& name, const WorkloadOptions& o) {
+    const WorkloadInfo& info = builtin_workloads().get(name).info;
+    WorkloadOptions mine = o;
+    std::erase_if(mine.program, [&](const auto& kv) { return find_program_option(info, kv.first) == nullptr; });
+    return mine;
+}
+
+void check_program_options_apply(const std::vector<std::string>& names, const WorkloadOptions& o) {
+    for (const auto& kv : o.program) {
+        if (std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+                return find_program_option(builtin_workloads().get(n).info, kv.first) != nullptr;
+            }))
+            continue;
+        std::string theirs;
+        for (const auto& n : names)
+            theirs += (theirs.empty() ? "" : "; ") + n + ": " + option_names(builtin_workloads().get(n).info);
+        throw std::invalid_argument("option '--" + kv.first + "' is not an option of the workload" +
+                                    (names.size() > 1 ? "s" : "") + " (their options: " + theirs + ")");
+    }
+}
+
+std::vector<ProgramOptionUse> builtin_program_options() {
+    std::vector<ProgramOptionUse> uses;
+    for (const auto& e : builtin_workloads().entries())
+        for (const auto& p : e.info.program_options) {
+            auto it = std::find_if(uses.begin(), uses.end(), [&](const auto& u) { return u.option.name == p.name; });
+            if (it == uses.end()) it = uses.insert(uses.end(), ProgramOptionUse{p, {}});
+            it->workloads.push_back(e.info.name);
+        }
+    return uses;
+}
+
 void WorkloadRegistry::add(WorkloadInfo info, WorkloadGenerator generate, uint32_t version) {
     if (info.name.empty()) throw std::invalid_argument("WorkloadRegistry: empty workload name");
     if (find(info.name) != nullptr)
@@ -130,6 +190,7 @@ const std::vector<WorkloadInfo>& list_workloads() {
 void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path) {
     validate_options(options);
     const WorkloadEntry& entry = builtin_workloads().get(name);
+    validate_program_options(entry.info, options);
     try {
         WorkloadContext ctx(name, options, out_path);
         entry.generate(ctx);
@@ -145,6 +206,7 @@ void generate_workload(const std::string& name, const WorkloadOptions& options, 
 std::string workload_cache_key(const std::string& name, const WorkloadOptions& o) {
     validate_options(o);
     const WorkloadEntry& entry = builtin_workloads().get(name);
+    validate_program_options(entry.info, o);
     std::string canon = "zngsim-workload framework=" + std::to_string(kFrameworkVersion) +
                         " format=" + std::to_string(trace::kTraceFormatVersion) +
                         " generator=" + std::to_string(entry.version) + "\nname=" + name +
@@ -153,6 +215,7 @@ std::string workload_cache_key(const std::string& name, const WorkloadOptions& o
     canon += "\nscale=" + std::to_string(o.scale) + "\nedge_factor=" + std::to_string(o.edge_factor) +
              "\nseed=" + std::to_string(o.seed) + "\nskip_init=" + (o.skip_init ? "1" : "0") +
              "\nmax_launches=" + std::to_string(o.max_launches);
+    for (const auto& [option, value] : o.program) canon += "\nprogram." + option + "=" + std::to_string(value);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(canon)));
     return hex;

@@ -43,10 +43,31 @@ const WorkloadRegistry& builtin_workloads();
 
 const std::vector<WorkloadInfo>& list_workloads();
 
+// Checks the program options chosen in `o` against workload `info`: each one declared
+// by it and inside its range. Throws std::invalid_argument naming the option.
+void validate_program_options(const WorkloadInfo& info, const WorkloadOptions& o);
+
+// `o` with only the program options that workload `name` declares: co-running
+// `--workload bfs1,gaus --root 3 --size 64` gives bfs1 its root and gaus its size.
+WorkloadOptions options_for_workload(const std::string& name, const WorkloadOptions& o);
+
+// Throws std::invalid_argument when a chosen program option belongs to none of the
+// workloads (a --size given to bfs1 is a mistake, not something to ignore).
+void check_program_options_apply(const std::vector<std::string>& names, const WorkloadOptions& o);
+
+// Every program option of the built-in workloads once (as first declared), with the
+// workloads that take it.
+struct ProgramOptionUse {
+    ProgramOption option;
+    std::vector<std::string> workloads;
+};
+std::vector<ProgramOptionUse> builtin_program_options();
+
 // Writes the trace of `name` to out_path (removed again if generation fails).
 void generate_workload(const std::string& name, const WorkloadOptions& options, const std::string& out_path);
 
-// Key of a cached trace: workload, every option, the content of every input file (both
+// Key of a cached trace: workload, every option (program options only when chosen, so
+// the keys of default runs stay as they were), the content of every input file (both
 // files of a GraphBIG CSR directory), the generator version and the trace format
 // version. 16 hex digits.
 std::string workload_cache_key(const std::string& name, const WorkloadOptions& options);

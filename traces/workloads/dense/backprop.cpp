@@ -22,6 +22,7 @@ constexpr int kWarpsPerCta = kBlock * kBlock / trace::kWarpSize;
 constexpr double kEta = 0.3;
 constexpr double kMomentum = 0.3;
 constexpr int kMaxGridY = 65535;                 // CUDA limit on gridDim.y of that era
+static_assert(kBackpropMaxInputUnits == kBlock * kMaxGridY);
 constexpr uint8_t kF = sizeof(float);
 
 // Memory instruction sites (one PC each). bpnn_layerforward_CUDA:
@@ -325,7 +326,7 @@ void host_between_kernels(const BackpropNet& net, const std::vector<float>& d_pa
 
 BackpropNet make_backprop_net(int in, uint64_t seed) {
     if (in <= 0 || in % kBlock != 0 || in / kBlock > kMaxGridY)
-        throw std::invalid_argument("back: input units (option 'scale') " + std::to_string(in) +
+        throw std::invalid_argument("back: input units (option 'layer_size' or 'scale') " + std::to_string(in) +
                                     " must be a positive multiple of 16 and at most " +
                                     std::to_string(kBlock * kMaxGridY));
     graph::RandomStream rng(seed);
@@ -343,6 +344,7 @@ BackpropNet make_backprop_net(int in, uint64_t seed) {
 }
 
 int backprop_input_units(const WorkloadOptions& options) {
+    if (const auto units = options.program_value("layer_size")) return static_cast<int>(*units);
     if (options.scale != 0) return options.scale;
     return options.preset == "paper" ? kBlock * 61440 : 65536;
 }

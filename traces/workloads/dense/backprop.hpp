@@ -13,6 +13,8 @@ namespace zng::workloads::dense {
 constexpr int kBackpropHidden = 16;   // Rodinia's hidden layer: one 16-wide block column
 constexpr int kBackpropOutput = 1;
 constexpr int kBackpropDefaultLaunches = 1;   // Table II: both kernels merged into one launch
+// One 16-row block per 16 input units, at most 65535 blocks (gridDim.y of that era).
+constexpr int kBackpropMaxInputUnits = 16 * 65535;
 
 // Host-side network, laid out like Rodinia's BPNN (row-major (n+1) x (m+1) weight
 // matrices; index 0 of every layer is the bias unit).

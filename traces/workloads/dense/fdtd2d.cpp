@@ -14,7 +14,7 @@ namespace {
 constexpr uint32_t kBlockX = 32;   // DIM_THREAD_BLOCK_X
 constexpr uint32_t kBlockY = 8;    // DIM_THREAD_BLOCK_Y
 constexpr uint8_t kF = sizeof(float);
-constexpr int kMaxSize = 1 << 15;
+constexpr int kMaxSize = kFdtdMaxSize;
 
 constexpr uint64_t kStep1LoadFict = 0x5000;   // i == 0: ey[0][j] = fict[t]
 constexpr uint64_t kStep1StoreEy0 = 0x5010;
@@ -139,15 +139,18 @@ private:
 
 }  // namespace
 
-FdtdFields make_fdtd_fields(int nx, int ny) {
+FdtdFields make_fdtd_fields(int nx, int ny, int tmax) {
+    if (tmax < 1 || tmax > kFdtdMaxTimeSteps)
+        throw std::invalid_argument("FDT: time steps (option 'tmax') " + std::to_string(tmax) + " must be 1.." +
+                                    std::to_string(kFdtdMaxTimeSteps));
     if (nx < 2 || ny < 2 || nx > kMaxSize || ny > kMaxSize)
-        throw std::invalid_argument("FDT: grid (option 'scale') " + std::to_string(nx) + "x" + std::to_string(ny) +
+        throw std::invalid_argument("FDT: grid (options 'nx', 'ny' or 'scale') " + std::to_string(nx) + "x" + std::to_string(ny) +
                                     " must be 2.." + std::to_string(kMaxSize) + " on each side");
     FdtdFields f;
     f.nx = nx;
     f.ny = ny;
-    f.fict.resize(kFdtdTimeSteps);
-    for (int t = 0; t < kFdtdTimeSteps; ++t) f.fict[t] = static_cast<float>(t);
+    f.fict.resize(tmax);
+    for (int t = 0; t < tmax; ++t) f.fict[t] = static_cast<float>(t);
     const size_t cells = size_t(nx) * ny;
     f.ex.resize(cells);
     f.ey.resize(cells);
@@ -170,7 +173,7 @@ int fdtd_grid_size(const WorkloadOptions& options) {
 FdtdResult generate_fdtd(FdtdFields fields, WorkloadContext& ctx) {
     const uint64_t grid_bytes = uint64_t(fields.nx) * fields.ny * kF;
     Arrays a{};
-    a.fict = ctx.allocator().alloc("_fict_gpu", uint64_t(kFdtdTimeSteps) * kF);
+    a.fict = ctx.allocator().alloc("_fict_gpu", uint64_t(fields.fict.size()) * kF);
     a.ex = ctx.allocator().alloc("ex_gpu", grid_bytes);
     a.ey = ctx.allocator().alloc("ey_gpu", grid_bytes);
     a.hz = ctx.allocator().alloc("hz_gpu", grid_bytes);
@@ -179,7 +182,8 @@ FdtdResult generate_fdtd(FdtdFields fields, WorkloadContext& ctx) {
     FdtdResult r;
     r.fields = std::move(fields);
     FdtdKernels kernels(a, r.fields);
-    while (r.launches < 3 * kFdtdTimeSteps && ctx.take_launch(kFdtdDefaultLaunches)) kernels.run(w, r.launches++);
+    const int time_steps = static_cast<int>(r.fields.fict.size());
+    while (r.launches < 3 * time_steps && ctx.take_launch(kFdtdDefaultLaunches)) kernels.run(w, r.launches++);
     return r;
 }
 

@@ -15,7 +15,7 @@ namespace {
 constexpr uint32_t kFan1Block = 512;   // MAXBLOCKSIZE
 constexpr uint32_t kFan2Block = 4;     // BLOCK_SIZE_XY
 constexpr uint8_t kF = sizeof(float);
-constexpr int kMaxSize = 1 << 15;      // a 4 GiB matrix: beyond any experiment here
+constexpr int kMaxSize = kGaussianMaxSize;
 
 // Fan1: m[row][t] = a[row][t] / a[t][t], row = gid + t + 1.
 constexpr uint64_t kFan1LoadA = 0x3000;
@@ -139,7 +139,7 @@ private:
 
 GaussianSystem make_gaussian_system(int n) {
     if (n < 2 || n > kMaxSize)
-        throw std::invalid_argument("gaus: matrix size (option 'scale') " + std::to_string(n) + " must be in 2.." +
+        throw std::invalid_argument("gaus: matrix size (option 'size' or 'scale') " + std::to_string(n) + " must be in 2.." +
                                     std::to_string(kMaxSize));
     GaussianSystem s;
     s.n = n;
@@ -157,6 +157,7 @@ GaussianSystem make_gaussian_system(int n) {
 }
 
 int gaussian_matrix_size(const WorkloadOptions& options) {
+    if (const auto size = options.program_value("size")) return static_cast<int>(*size);
     if (options.scale != 0) return options.scale;
     return options.preset == "paper" ? 6143 : 1023;
 }

@@ -26,9 +26,12 @@ struct GaussianResult {
     std::vector<float> x;      // host back substitution; empty unless all 2(n-1) launches ran
 };
 
-// Matrix order of the preset (small 1023, paper 6143; odd so that rows are not
-// 128 B aligned, see README), or options.scale when set.
+// Matrix order: the program option `size` (Rodinia's -s) when chosen, else
+// options.scale when set, else the preset's (small 1023, paper 6143; odd so that rows
+// are not 128 B aligned, see README).
 int gaussian_matrix_size(const WorkloadOptions& options);
+
+constexpr int kGaussianMaxSize = 1 << 15;   // a 4 GiB matrix: beyond any experiment here
 
 // Default launch cap (Table II): Fan1(t=0), Fan2(t=0), Fan1(t=1).
 constexpr int kGaussianDefaultLaunches = 3;

@@ -14,7 +14,7 @@ namespace {
 
 constexpr uint32_t kBlock = 256;   // DIM_THREAD_BLOCK_X (Y = 1)
 constexpr uint8_t kF = sizeof(float);
-constexpr int kMaxSize = 1 << 15;
+constexpr int kMaxSize = kGramSchmidtMaxSize;
 
 constexpr uint64_t kK1LoadA = 0x8000;       // nrm += a[i][k] * a[i][k]  (one load: same address)
 constexpr uint64_t kK1StoreR = 0x8010;      // r[k][k] = sqrt(nrm)
@@ -143,7 +143,7 @@ private:
 
 GramSchmidtInput make_gramschmidt_input(int ni, int nj, uint64_t seed) {
     if (ni < 1 || nj < 1 || ni > kMaxSize || nj > kMaxSize)
-        throw std::invalid_argument("gram: matrix (option 'scale') " + std::to_string(ni) + "x" + std::to_string(nj) +
+        throw std::invalid_argument("gram: matrix (options 'ni', 'nj' or 'scale') " + std::to_string(ni) + "x" + std::to_string(nj) +
                                     " must be 1.." + std::to_string(kMaxSize) + " on each side");
     GramSchmidtInput in;
     in.ni = ni;

@@ -20,7 +20,10 @@ struct GramSchmidtInput {
 // first column, which makes r[0][0] = 0 and every q a NaN.)
 GramSchmidtInput make_gramschmidt_input(int ni, int nj, uint64_t seed);
 
-// NI = NJ of the preset (small 1024, paper 4096), or options.scale when set.
+constexpr int kGramSchmidtMaxSize = 1 << 15;
+
+// NI = NJ of the preset (small 1024, paper 4096), or options.scale when set (the
+// program options ni and nj override either side).
 int gramschmidt_size(const WorkloadOptions& options);
 
 // Table II counts three kernels: kernel1..kernel3 of column k = 0.

@@ -1,6 +1,10 @@
 // The GraphBIG rows of the paper's Table II: names, Table II figures, inputs and roots.
 #include "traces/workloads/graph/graph_workloads.hpp"
 
+#include <limits>
+#include <stdexcept>
+#include <string>
+
 #include "traces/workloads/graph/betweenness.hpp"
 #include "traces/workloads/graph/bfs.hpp"
 #include "traces/workloads/graph/degree_centrality.hpp"
@@ -23,16 +27,42 @@ constexpr uint32_t kBetweennessDepth = 4;
 constexpr int kPageRankIterations = 26;
 constexpr uint32_t kGeneratorVersion = 1;
 
-WorkloadInfo info(const char* name, const char* description, double ratio, int kernels) {
-    return WorkloadInfo{name, "GraphBIG", description, ratio, kernels};
+// gpu_BFS and gpu_SSSP main.cpp: arg.add_arg("root", "0", "root/starting vertex").
+// Each traversal workload adds its own default (with_default).
+const ProgramOption kRootOption{"root", "root/starting vertex of the traversal (GraphBIG's --root)", 0,
+                                std::numeric_limits<uint32_t>::max(), ""};
+const char* const kPeripheralRoot =
+    "a peripheral vertex: the farthest from the vertex farthest from the highest-degree one (two BFS sweeps), "
+    "so the traversal has many levels (GraphBIG's default is vertex 0)";
+// bench_pageRank main.cpp: arg.add_arg("maxiter", "100", "maximum allowed iteration number").
+const ProgramOption kMaxIterOption{"maxiter", "PageRank iterations, each a push and a copy kernel (GraphBIG's --maxiter)",
+                                   1, 1 << 20,
+                                   "26: init + 26 x 2 = 53 launches, Table II's count (GraphBIG's default is 100)"};
+
+WorkloadInfo info(const char* name, const char* description, double ratio, int kernels,
+                  std::vector<ProgramOption> options = {}) {
+    return WorkloadInfo{name, "GraphBIG", description, ratio, kernels, std::move(options)};
+}
+
+// The traversal's root: the user's --root, else the workload's own choice.
+template <class Automatic>
+uint64_t traversal_root(const WorkloadContext& ctx, const CsrGraph& g, Automatic automatic) {
+    if (const auto root = ctx.options().program_value("root")) {
+        if (static_cast<uint64_t>(*root) >= g.vertex_count())
+            throw std::invalid_argument("workload option 'root': vertex " + std::to_string(*root) +
+                                        " is not one of the " + std::to_string(g.vertex_count()) +
+                                        " vertices of the graph");
+        return static_cast<uint64_t>(*root);
+    }
+    return automatic();
 }
 
 void add_bfs(WorkloadRegistry& reg, const char* name, const char* description, double ratio,
              int kernels, BfsVariant variant, GraphKind kind) {
-    reg.add(info(name, description, ratio, kernels),
+    reg.add(info(name, description, ratio, kernels, {kRootOption.with_default(kPeripheralRoot)}),
             [=](WorkloadContext& ctx) {
                 const CsrGraph g = workload_graph(ctx.options(), kind);
-                const uint64_t root = peripheral_root(g);
+                const uint64_t root = traversal_root(ctx, g, [&] { return peripheral_root(g); });
                 GpuRun run(&ctx, kernels);
                 run_bfs(variant, run, g, root);
             },
@@ -44,11 +74,13 @@ void add_bfs(WorkloadRegistry& reg, const char* name, const char* description, d
 void register_graph_workloads(WorkloadRegistry& reg) {
     reg.add(info("betw", "betweenness centrality from one root (betweenness.cu): init, forward and "
                          "backward levels, back-sum; Kronecker input",
-                 0.98, 11),
+                 0.98, 11,
+                 {kRootOption.with_default("a high-degree vertex whose BFS depth is 4, so that the run has Table II's "
+                                           "11 launches (GraphBIG's GPU betweenness has no root option)")}),
             [](WorkloadContext& ctx) {
                 const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
                 GpuRun run(&ctx, 11);
-                run_betweenness(run, g, central_root(g, kBetweennessDepth));
+                run_betweenness(run, g, traversal_root(ctx, g, [&] { return central_root(g, kBetweennessDepth); }));
             },
             kGeneratorVersion);
     add_bfs(reg, "bfs1", "BFS, data-driven warp-centric worklist (bfs_data_warp_centric.cu); Kronecker input",
@@ -81,11 +113,11 @@ void register_graph_workloads(WorkloadRegistry& reg) {
             kGeneratorVersion);
     reg.add(info("sssp3", "SSSP, data-driven thread-centric worklist, unit weights (sssp_data_thread_centric.cu); "
                           "Kronecker input",
-                 0.98, 8),
+                 0.98, 8, {kRootOption.with_default("the highest-degree vertex (GraphBIG's default is vertex 0)")}),
             [](WorkloadContext& ctx) {
                 const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
                 GpuRun run(&ctx, 8);
-                run_sssp_data_thread_centric(run, g, hub_root(g));
+                run_sssp_data_thread_centric(run, g, traversal_root(ctx, g, [&] { return hub_root(g); }));
             },
             kGeneratorVersion);
     reg.add(info("deg", "degree centrality, atomicAdd per edge (degree_centr.cu); the Table II profile leaves out "
@@ -99,11 +131,14 @@ void register_graph_workloads(WorkloadRegistry& reg) {
             kGeneratorVersion);
     reg.add(info("pr", "push-style PageRank in GraphBIG's GPU style: init, then 26 x (atomicAdd push, copy); "
                        "Kronecker input",
-                 0.99, 53),
+                 0.99, 53, {kMaxIterOption}),
             [](WorkloadContext& ctx) {
                 const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 53);
-                run_pagerank(run, g, kPageRankIterations);
+                const int iterations =
+                    static_cast<int>(ctx.options().program_value("maxiter").value_or(kPageRankIterations));
+                // The launch cap follows the iterations: 1 + 2 x 26 = 53 by default.
+                GpuRun run(&ctx, 1 + 2 * iterations);
+                run_pagerank(run, g, iterations);
             },
             kGeneratorVersion);
 }
