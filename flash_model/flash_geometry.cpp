@@ -111,11 +111,12 @@ FlashAddress FlashGeometry::decode(uint64_t byte_address) const {
     return a;
 }
 
-void FlashGeometry::check(const FlashAddress& a) const {
+void FlashGeometry::report_out_of_range(const FlashAddress& a) const {
     for (AddressField f : order_)
         if (field(a, f) >= radix(f))
             throw SimError(fmt::format("flash address {}: {} {} is out of range (the geometry has {})", a.to_string(),
                                        to_string(f), field(a, f), radix(f)));
+    throw SimError("flash address " + a.to_string() + " is out of range");
 }
 
 uint64_t FlashGeometry::encode(const FlashAddress& a) const {

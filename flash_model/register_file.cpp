@@ -20,6 +20,7 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
     for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
     policy_->resize(regs_.size());
     candidates_.reserve(regs_.size());
+    dirty_candidates_.reserve(regs_.size());
 }
 
 void FlashRegisterFile::set_busy(uint32_t r, bool b) {
@@ -42,20 +43,30 @@ int FlashRegisterFile::victim(uint32_t plane) {
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
     // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
     // one whose program is held by a merge keeps the register until the merge ends.
-    enum class Kind : uint8_t { Clean, Programmable, Held };
-    for (Kind kind : {Kind::Clean, Kind::Programmable, Kind::Held}) {
-        candidates_.clear();
-        for (uint32_t r = 0; r < regs_.size(); ++r) {
-            if (!in_group(r, plane) || busy_[r]) continue;
-            if (!regs_[r].valid) return static_cast<int>(r);
-            if (regs_[r].dirty != (kind != Kind::Clean)) continue;
-            if (kind != Kind::Clean && program_held(r) != (kind == Kind::Held)) continue;
-            candidates_.push_back(r);
-        }
-        if (!candidates_.empty())
-            return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
+    // One scan sorts the idle registers of the group into clean and dirty (in register
+    // order); whether a dirty one's program is held is asked only when no clean one
+    // exists, once per register.
+    candidates_.clear();
+    dirty_candidates_.clear();
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        if (!in_group(r, plane) || busy_[r]) continue;
+        if (!regs_[r].valid) return static_cast<int>(r);
+        (regs_[r].dirty ? dirty_candidates_ : candidates_).push_back(r);
     }
-    return -1;
+    if (candidates_.empty()) {
+        // Programmable ones first (kept in candidates_), then the held ones.
+        size_t held = 0;
+        for (uint32_t r : dirty_candidates_) {
+            if (program_held(r))
+                dirty_candidates_[held++] = r;
+            else
+                candidates_.push_back(r);
+        }
+        dirty_candidates_.resize(held);
+        if (candidates_.empty()) candidates_.swap(dirty_candidates_);
+    }
+    if (candidates_.empty()) return -1;
+    return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
 bool FlashRegisterFile::program_held(uint32_t r) const { return program_held_ && program_held_(regs_[r].tag); }

@@ -119,7 +119,8 @@ private:
     std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)
     uint32_t last_written_ = UINT32_MAX;
     FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
-    std::vector<uint32_t> candidates_;  // scratch, reused
+    std::vector<uint32_t> candidates_;        // scratch, reused
+    std::vector<uint32_t> dirty_candidates_;  // scratch of victim(), reused
     ProgramHeld program_held_;
 };
 

@@ -46,11 +46,6 @@ ProgrammableRowDecoder::Row ProgrammableRowDecoder::resolve(uint32_t data_block,
     return {data_block, page, false};
 }
 
-bool ProgrammableRowDecoder::log_full(uint32_t log_block) const {
-    auto it = tables_.find(log_block);
-    return it != tables_.end() && it->second.full();
-}
-
 const LogPageMappingTable* ProgrammableRowDecoder::table(uint32_t log_block) const {
     auto it = tables_.find(log_block);
     return it == tables_.end() ? nullptr : &it->second;
@@ -77,7 +72,12 @@ uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_b
         throw SimError(fmt::format("row decoder: log block {} is full (all {} pages programmed)", log_block,
                                    pages_per_block_));
     binding_[data_block] = log_block;
-    return it->second.append(data_block, page);
+    const uint32_t log_page = it->second.append(data_block, page);
+    if (it->second.full()) {
+        if (full_.size() <= log_block) full_.resize(size_t{log_block} + 1, 0);
+        full_[log_block] = 1;
+    }
+    return log_page;
 }
 
 void ProgrammableRowDecoder::erase_block(uint32_t block) {
@@ -88,6 +88,7 @@ void ProgrammableRowDecoder::erase_block(uint32_t block) {
         if (b != binding_.end() && b->second == block) binding_.erase(b);
     }
     tables_.erase(it);
+    if (block < full_.size()) full_[block] = 0;
 }
 
 void ProgrammableRowDecoder::move_data_block(uint32_t from, uint32_t to) {

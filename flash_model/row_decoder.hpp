@@ -49,7 +49,8 @@ public:
     };
     Row resolve(uint32_t data_block, uint32_t page) const;
 
-    bool log_full(uint32_t log_block) const;
+    // Asked for every dirty register a victim search weighs: a flag read, not a map look-up.
+    bool log_full(uint32_t log_block) const { return log_block < full_.size() && full_[log_block]; }
     // Reserves the next free page of `log_block` for (data_block, page) and records the
     // mapping; returns the log page. Throws SimError when the log block is full or when
     // the data block still has pages in another log block (it must be merged first).
@@ -66,6 +67,7 @@ private:
     uint32_t pages_per_block_;
     std::unordered_map<uint32_t, LogPageMappingTable> tables_;  // log block -> LPMT
     std::unordered_map<uint32_t, uint32_t> binding_;            // data block -> its log block
+    std::vector<uint8_t> full_;  // by log block: its LPMT exists and is full (grows with the blocks used)
 };
 
 }  // namespace zng::flash

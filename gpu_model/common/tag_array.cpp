@@ -1,5 +1,7 @@
 #include "gpu_model/common/tag_array.hpp"
 
+#include <algorithm>
+
 #include "sim/core/errors.hpp"
 
 namespace zng::gpu {
@@ -8,33 +10,45 @@ TagArray::TagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways) {
     if (sets == 0 || ways == 0 || ways > 64)
         throw SimError("tag array needs at least one set and 1..64 ways (got " + std::to_string(sets) + " x " +
                        std::to_string(ways) + ")");
+    constexpr size_t words_per_host_line = kHostLine / sizeof(uint64_t);
+    stride_ = (2 * size_t{ways} + words_per_host_line - 1) / words_per_host_line * words_per_host_line;
+    const size_t words = stride_ * sets;
+    index_.reset(static_cast<uint64_t*>(::operator new[](words * sizeof(uint64_t), std::align_val_t{kHostLine})));
+    for (uint32_t s = 0; s < sets; ++s) {
+        std::fill_n(keys(s), ways, kNoKey);
+        std::fill_n(stamps(s), stride_ - ways, uint64_t{0});
+    }
     lines_.resize(static_cast<size_t>(sets) * ways);
 }
 
 uint32_t TagArray::victim(uint32_t set, uint64_t allowed) const {
-    const TagLine* s = &lines_[static_cast<size_t>(set) * ways_];
+    const uint64_t* k = keys(set);
+    const uint64_t* stamp = stamps(set);
     uint32_t best = ways_;
     for (uint32_t w = 0; w < ways_; ++w) {
         if (!(allowed >> w & 1ull)) continue;
-        if (!s[w].valid) return w;
-        if (best == ways_ || s[w].last_use < s[best].last_use) best = w;
+        if (k[w] == kNoKey) return w;
+        if (best == ways_ || stamp[w] < stamp[best]) best = w;
     }
     if (best == ways_) throw SimError("tag array: no way allowed for replacement");
     return best;
 }
 
 TagLine& TagArray::install(uint32_t set, uint32_t way, uint64_t tag) {
+    if (tag == kNoKey) throw SimError("tag array: tag " + std::to_string(tag) + " is reserved for invalid ways");
+    keys(set)[way] = tag;
+    stamps(set)[way] = ++clock_;
     TagLine& l = at(set, way);
     l = TagLine{};
     l.tag = tag;
     l.valid = true;
-    l.last_use = ++clock_;
     return l;
 }
 
 uint64_t TagArray::valid_lines() const {
     uint64_t n = 0;
-    for (const auto& l : lines_) n += l.valid;
+    for (uint32_t s = 0; s < sets_; ++s) n += static_cast<uint64_t>(std::count_if(
+                                             keys(s), keys(s) + ways_, [](uint64_t k) { return k != kNoKey; }));
     return n;
 }
 

@@ -5,18 +5,25 @@
 // first demand use, read when the line is evicted).
 // LRU is a per-line timestamp from a per-array counter: exact, and a lookup touches
 // only the ways of one set.
+//
+// Layout: a lookup walks the tags of one set, and a replacement its LRU stamps, many
+// times per simulated access, so those live apart from the line state: per set, the
+// keys of its ways (the tag of a valid line, kNoKey for an invalid one) and then their
+// LRU stamps, in one 64-byte-aligned block (an 8-way set: two host cache lines, the
+// first holding every tag). The line state (TagLine) is read only once a way is chosen.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace zng::gpu {
 
 struct TagLine {
-    uint64_t tag = 0;
-    uint64_t last_use = 0;  // LRU timestamp
+    uint64_t tag = 0;       // the line's tag; kept by TagArray (install)
     uint64_t data = 0;      // payload for non-cache users (e.g. a TLB's frame number)
-    bool valid = false;
+    bool valid = false;     // kept by TagArray (install, invalidate)
     bool dirty = false;
     bool prefetched = false;  // filled by a prefetch
     bool accessed = false;    // used by a demand access since the fill
@@ -28,6 +35,8 @@ struct TagLine {
 class TagArray {
 public:
     static constexpr int kMiss = -1;
+    // Key of an invalid way. No tag may take this value (install refuses it).
+    static constexpr uint64_t kNoKey = ~uint64_t{0};
 
     TagArray(uint32_t sets, uint32_t ways);
 
@@ -36,12 +45,12 @@ public:
 
     // Way holding `tag` in `set`, or kMiss. Does not update LRU.
     int find(uint32_t set, uint64_t tag) const {
-        const TagLine* s = &lines_[static_cast<size_t>(set) * ways_];
+        const uint64_t* k = keys(set);
         for (uint32_t w = 0; w < ways_; ++w)
-            if (s[w].valid && s[w].tag == tag) return static_cast<int>(w);
+            if (k[w] == tag) return tag == kNoKey ? kMiss : static_cast<int>(w);
         return kMiss;
     }
-    void touch(uint32_t set, uint32_t way) { at(set, way).last_use = ++clock_; }
+    void touch(uint32_t set, uint32_t way) { stamps(set)[way] = ++clock_; }
     TagLine& at(uint32_t set, uint32_t way) { return lines_[static_cast<size_t>(set) * ways_ + way]; }
     const TagLine& at(uint32_t set, uint32_t way) const { return lines_[static_cast<size_t>(set) * ways_ + way]; }
 
@@ -50,7 +59,10 @@ public:
     uint32_t victim(uint32_t set, uint64_t allowed = ~0ull) const;
     // Writes a fresh line (clean, not prefetched, not accessed, not pinned, app 0) into (set, way) as MRU.
     TagLine& install(uint32_t set, uint32_t way, uint64_t tag);
-    void invalidate(uint32_t set, uint32_t way) { at(set, way).valid = false; }
+    void invalidate(uint32_t set, uint32_t way) {
+        keys(set)[way] = kNoKey;
+        at(set, way).valid = false;
+    }
     // Ways (bit w = way w) of `set` holding valid pinned lines.
     uint64_t pinned_ways(uint32_t set) const {
         const TagLine* s = &lines_[static_cast<size_t>(set) * ways_];
@@ -63,8 +75,19 @@ public:
     uint64_t valid_lines() const;
 
 private:
+    struct AlignedDelete {
+        void operator()(uint64_t* p) const { ::operator delete[](p, std::align_val_t{kHostLine}); }
+    };
+    static constexpr size_t kHostLine = 64;  // bytes
+    uint64_t* keys(uint32_t set) { return &index_[static_cast<size_t>(set) * stride_]; }
+    const uint64_t* keys(uint32_t set) const { return &index_[static_cast<size_t>(set) * stride_]; }
+    uint64_t* stamps(uint32_t set) { return keys(set) + ways_; }
+    const uint64_t* stamps(uint32_t set) const { return keys(set) + ways_; }
+
     uint32_t sets_, ways_;
+    size_t stride_;  // words per set block: 2 x ways, rounded up to whole host cache lines
     uint64_t clock_ = 0;
+    std::unique_ptr<uint64_t[], AlignedDelete> index_;  // per set: keys, then LRU stamps
     std::vector<TagLine> lines_;
 };
 

@@ -80,9 +80,11 @@ bool response_carries_data(MemOp op) { return op == MemOp::Read || op == MemOp::
 
 void Crossbar::enqueue(Output& o, MemRequest* r, uint32_t bytes) {
     const uint64_t flits = (bytes + cfg_.width - 1) / cfg_.width;
-    const Tick start = std::max(edge_.next_edge(now()), o.link_free);
-    o.link_free = edge_.edge_after(start, flits);
-    const Tick ready = edge_.edge_after(o.link_free, cfg_.latency);
+    // Counted in cycles: the link's times are all edges, so one conversion to ticks
+    // (for the delivery) replaces two tick -> cycle -> tick round trips.
+    const Cycle start = std::max(edge_.edge_cycle(now()), o.link_free);
+    o.link_free = start + flits;
+    const Tick ready = clock().cycle_to_tick(o.link_free + cfg_.latency);
     o.queue.push_back(Packet{r, now(), ready});
     if (!o.blocked) sim().events().schedule_at_most(o.event, std::max(now(), o.queue.front().ready));
 }

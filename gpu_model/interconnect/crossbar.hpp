@@ -60,7 +60,7 @@ private:
         uint32_t index;
         bool to_sink;  // request network (to an L2 bank) vs response network (to an SM)
         RingQueue<Packet> queue{16};
-        Tick link_free = 0;
+        Cycle link_free = 0;  // first cycle edge at which the link is free
         bool blocked = false;
         WarpMask waiting;  // sources refused for lack of room here
         MemberEvent<Output, &Output::fire> event{this, "xbar-output"};

@@ -31,6 +31,18 @@ DataBlockLayout::DataBlockLayout(const flash::FlashGeometry& g, Span span, uint3
     span_ = span == Span::Plane ? 1 : span == Span::Die ? sub_.planes_per_die() : sub_.planes_per_package();
     groups_per_package_ = sub_.planes_per_package() / span_;
     units_per_app_ = sub_.packages() * groups_per_package_;
+    const uint64_t planes = geo_.planes();
+    unit_by_plane_.resize(planes);
+    plane_in_unit_by_plane_.resize(planes);
+    for (uint64_t i = 0; i < planes; ++i) {
+        const auto pkg = static_cast<uint32_t>(i / geo_.planes_per_package());
+        flash::FlashAddress a;
+        a.channel = pkg / geo_.packages_per_channel();
+        a.package = pkg % geo_.packages_per_channel();
+        a = geo_.with_plane_in_package(a, static_cast<uint32_t>(i % geo_.planes_per_package()));
+        unit_by_plane_[i] = compute_unit_of(a);
+        plane_in_unit_by_plane_[i] = compute_plane_in_unit(a);
+    }
 }
 
 uint32_t DataBlockLayout::share_of(uint16_t app) const {
@@ -56,11 +68,11 @@ uint32_t DataBlockLayout::unit_in_app(const flash::FlashAddress& sub) const {
     return sub_.package_index(sub) * groups_per_package_ + sub_.plane_in_package(sub) / span_;
 }
 
-uint32_t DataBlockLayout::unit_of(const flash::FlashAddress& a) const {
+uint32_t DataBlockLayout::compute_unit_of(const flash::FlashAddress& a) const {
     return app_of(a) * units_per_app_ + unit_in_app(to_sub(a));
 }
 
-uint32_t DataBlockLayout::plane_in_unit(const flash::FlashAddress& a) const {
+uint32_t DataBlockLayout::compute_plane_in_unit(const flash::FlashAddress& a) const {
     return sub_.plane_in_package(to_sub(a)) % span_;
 }
 

@@ -27,6 +27,7 @@
 // application's planes and block := PDBN, so it keeps its channel/die/page.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "flash_model/flash_geometry.hpp"
 
@@ -65,8 +66,10 @@ public:
         return vpn_of(0, vbn, plane_in_unit, page);
     }
 
-    uint32_t unit_of(const flash::FlashAddress& a) const;
-    uint32_t plane_in_unit(const flash::FlashAddress& a) const;
+    // Unit and plane within the unit of an address inside the geometry: looked up by
+    // plane (the flash model asks for every dirty register it weighs for eviction).
+    uint32_t unit_of(const flash::FlashAddress& a) const { return unit_by_plane_[geo_.plane_index(a)]; }
+    uint32_t plane_in_unit(const flash::FlashAddress& a) const { return plane_in_unit_by_plane_[geo_.plane_index(a)]; }
     // Address of block `block` in the `plane_in_unit`-th plane of `unit` (page 0).
     flash::FlashAddress block_address(uint32_t unit, uint32_t plane_in_unit, uint32_t block) const;
     // The plane share (application, when the planes are split) holding `a`.
@@ -80,6 +83,9 @@ private:
     flash::FlashAddress to_physical(uint32_t app, flash::FlashAddress sub) const;
     flash::FlashAddress to_sub(flash::FlashAddress a) const;
     uint32_t unit_in_app(const flash::FlashAddress& sub) const;
+    // The arithmetic behind the tables of unit_of() and plane_in_unit().
+    uint32_t compute_unit_of(const flash::FlashAddress& a) const;
+    uint32_t compute_plane_in_unit(const flash::FlashAddress& a) const;
 
     flash::FlashGeometry geo_;
     flash::FlashGeometry sub_;
@@ -87,6 +93,8 @@ private:
     uint32_t span_;
     uint32_t groups_per_package_;
     uint32_t units_per_app_;
+    std::vector<uint32_t> unit_by_plane_;           // by FlashGeometry::plane_index
+    std::vector<uint32_t> plane_in_unit_by_plane_;  // likewise
 };
 
 }  // namespace zng

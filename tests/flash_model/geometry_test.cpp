@@ -42,6 +42,25 @@ TEST(FlashGeometry, EncodeDecodeRoundTrip) {
     EXPECT_THROW(g.encode(a.with_page(384)), SimError);
 }
 
+TEST(FlashGeometry, CheckNamesTheFirstOutOfRangeFieldInInterleavingOrder) {
+    FlashGeometry g(FlashGeometry::Shape{}, "block,page,plane,die,package,channel");
+    const FlashAddress last{15, 0, 7, 7, 1023, 383};  // every field at its largest value
+    EXPECT_NO_THROW(g.check(last));
+    // Channel 16 and page 384 are both out of range; page comes first in this order.
+    FlashAddress bad = last.with_page(384);
+    bad.channel = 16;
+    try {
+        g.check(bad);
+        FAIL() << "an address outside the geometry passed the check";
+    } catch (const SimError& e) {
+        EXPECT_NE(std::string(e.what()).find("page 384 is out of range (the geometry has 384)"), std::string::npos)
+            << e.what();
+    }
+    FlashAddress die8 = last;
+    die8.die = 8;
+    EXPECT_THROW(g.check(die8), SimError);
+}
+
 TEST(FlashSpec, BadValuesNameTheKey) {
     auto expect_error = [](const std::string& yaml, const std::string& needle) {
         ConfigNode root = parse_config_text(yaml, "bad.yaml");

@@ -25,6 +25,8 @@ TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
     EXPECT_EQ(d.resolve(7, 2).page, 2u);
     EXPECT_EQ(d.resolve(9, 0).page, 1u);
     EXPECT_FALSE(d.resolve(7, 3).log_hit);
+    EXPECT_FALSE(d.log_full(12));    // 3 of its 4 pages programmed
+    EXPECT_FALSE(d.log_full(1000));  // a block that never was a log block
     EXPECT_EQ(d.program_log(12, 9, 1), 3u);
     EXPECT_TRUE(d.log_full(12));
     EXPECT_THROW(d.program_log(12, 9, 2), SimError);

@@ -40,6 +40,33 @@ TEST(TagArray, VictimRespectsAllowedWays) {
     EXPECT_EQ(t.victim(0), 0u);
 }
 
+TEST(TagArray, InvalidatedWayIsMissedAndRefilledFirst) {
+    // 3 sets x 6 ways: a set block is 12 words, padded to 16; sets stay apart.
+    TagArray t(3, 6);
+    for (uint32_t s = 0; s < 3; ++s)
+        for (uint64_t w = 0; w < 6; ++w) t.install(s, t.victim(s), 100 * s + w);
+    EXPECT_EQ(t.valid_lines(), 18u);
+    EXPECT_EQ(t.find(1, 104), 4);
+    EXPECT_EQ(t.find(2, 104), TagArray::kMiss);  // tag 104 lives in set 1 only
+    t.invalidate(1, 4);
+    EXPECT_EQ(t.find(1, 104), TagArray::kMiss);
+    EXPECT_FALSE(t.at(1, 4).valid);
+    EXPECT_EQ(t.valid_lines(), 17u);
+    // Way 0 is the LRU of set 1, but the invalid way 4 is taken first.
+    EXPECT_EQ(t.victim(1), 4u);
+    // Only ways 0..3 allowed: the LRU among them, way 0 (installed first).
+    EXPECT_EQ(t.victim(1, 0b1111), 0u);
+    // The key of an invalid way is no tag: looking it up misses, installing it is refused.
+    EXPECT_EQ(t.find(1, TagArray::kNoKey), TagArray::kMiss);
+    EXPECT_THROW(t.install(1, 4, TagArray::kNoKey), SimError);
+    TagLine& l = t.install(1, 4, 777);
+    EXPECT_TRUE(l.valid);
+    EXPECT_EQ(l.tag, 777u);
+    EXPECT_EQ(t.find(1, 777), 4);
+    // Installed last, way 4 is now the MRU: the LRU of set 1 is way 0 (tag 100).
+    EXPECT_EQ(t.victim(1), 0u);
+}
+
 TEST(MshrTable, MergesUpToTheLimitAndReleases) {
     MshrTable m(2, 3);
     MemRequest a, b, c, d;

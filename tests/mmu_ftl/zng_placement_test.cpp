@@ -205,5 +205,31 @@ TEST(ZngPlacement, AMergeOfOneApplicationDelaysNoneOfAnothersRequests) {
     EXPECT_EQ(shared_write, 106 * kMicrosecond);
 }
 
+TEST(ZngPlacement, UnitAndPlaneInUnitOfAnAddress) {
+    const flash::FlashGeometry g;  // 16 channels x 1 package x 8 dies x 8 planes
+    flash::FlashAddress a;
+    a.channel = 3;
+    a.die = 5;
+    a.plane = 2;
+    a.block = 77;
+    a.page = 9;
+    // Span die, one application: 64 / 8 = 8 units per package, unit = package x 8 + die
+    // = 3 x 8 + 5 = 29; the plane within the unit is the plane of the die, 2.
+    const DataBlockLayout die(g, DataBlockLayout::Span::Die);
+    EXPECT_EQ(die.unit_of(a), 29u);
+    EXPECT_EQ(die.plane_in_unit(a), 2u);
+    // Span plane: 64 units per package, unit = 3 x 64 + 5 x 8 + 2 = 234, plane 0 of it.
+    const DataBlockLayout plane(g, DataBlockLayout::Span::Plane);
+    EXPECT_EQ(plane.unit_of(a), 234u);
+    EXPECT_EQ(plane.plane_in_unit(a), 0u);
+    // Span package, two applications: 4 planes per die each, 16 units per application.
+    // Plane 6 belongs to application 6 / 4 = 1, its plane 2 there: unit 1 x 16 + 3 = 19,
+    // plane in unit = die x 4 + 2 = 22.
+    a.plane = 6;
+    const DataBlockLayout two(g, DataBlockLayout::Span::Package, 2);
+    EXPECT_EQ(two.unit_of(a), 19u);
+    EXPECT_EQ(two.plane_in_unit(a), 22u);
+}
+
 }  // namespace
 }  // namespace zng::test
