@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libdivide-dev
   python3 python3-matplotlib python3-yaml
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev   # the fuzz targets (scripts/fuzz.sh), run by CI
 )
 missing=()
 for p in "${packages[@]}"; do
