@@ -38,6 +38,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const zng::fuzz::CpuTimeLimit cpu_limit;
     using namespace zng;
     static const fs::path path = config_dir() / "fuzz-input.yaml";
     fuzz::write_file(path, std::string_view(reinterpret_cast<const char*>(data), size));

@@ -14,6 +14,7 @@
 #include "traces/importers/importers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const zng::fuzz::CpuTimeLimit cpu_limit;
     using namespace zng;
     constexpr auto kFormat = importers::ForeignFormat::ZNG_FUZZ_FORMAT;
     const auto dir = fuzz::scratch_dir() / importers::to_string(kFormat);

@@ -1,6 +1,8 @@
 #include "fuzz/fuzz_support.hpp"
 
 #include <lzma.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -130,6 +132,32 @@ void consume(trace::TraceSource& src) {
             }
         }
     }
+}
+
+namespace {
+void cpu_time_exceeded(int) {
+    static const char msg[] = "fuzz target: the input used more than its CPU time per input\n";
+    (void)!write(2, msg, sizeof(msg) - 1);
+    std::abort();
+}
+}  // namespace
+
+// ITIMER_VIRTUAL counts the process's user CPU time only: waiting for a CPU does not count.
+CpuTimeLimit::CpuTimeLimit() {
+    static const bool installed = [] {
+        struct sigaction sa {};
+        sa.sa_handler = cpu_time_exceeded;
+        sigaction(SIGVTALRM, &sa, nullptr);
+        return true;
+    }();
+    (void)installed;
+    const itimerval t{{0, 0}, {kCpuSecondsPerInput, 0}};
+    setitimer(ITIMER_VIRTUAL, &t, nullptr);
+}
+
+CpuTimeLimit::~CpuTimeLimit() {
+    const itimerval off{{0, 0}, {0, 0}};
+    setitimer(ITIMER_VIRTUAL, &off, nullptr);
 }
 
 void refused(const char* what) {

@@ -38,6 +38,19 @@ void consume(trace::TraceSource& src);
 // (to see why a seed does not load), silent otherwise.
 void refused(const char* what);
 
+// Aborts the process (a finding, saved by libFuzzer) when the input being run has used
+// more than kCpuSecondsPerInput of CPU time: libFuzzer's -timeout counts wall time, which
+// on a loaded machine (fuzzers run at nice 19 beside other work) flags inputs that
+// merely waited for a CPU. Constructed around each input.
+constexpr int kCpuSecondsPerInput = 10;
+class CpuTimeLimit {
+public:
+    CpuTimeLimit();
+    ~CpuTimeLimit();
+    CpuTimeLimit(const CpuTimeLimit&) = delete;
+    CpuTimeLimit& operator=(const CpuTimeLimit&) = delete;
+};
+
 // A finding: prints what was thrown and aborts, so that libFuzzer saves the input.
 [[noreturn]] void unexpected_exception(const char* target, const char* what);
 

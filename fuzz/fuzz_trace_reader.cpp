@@ -47,6 +47,7 @@ std::string wrap_stream(const uint8_t* data, size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const zng::fuzz::CpuTimeLimit cpu_limit;
     using namespace zng;
     const auto path = fuzz::scratch_dir() / "input.ztr";
     if (size >= sizeof(trace::ztr::kMagic) && std::memcmp(data, trace::ztr::kMagic, sizeof(trace::ztr::kMagic)) == 0)

@@ -4,17 +4,20 @@
 # fuzz/corpus/<target>, and the real traces of ../shared/testdata packed by
 # fuzz/pack_seeds.py when that directory is there.
 #
-# Usage: scripts/fuzz.sh [--time SECONDS | --runs N] [--parallel] [--build-only] [TARGET...]
+# Usage: scripts/fuzz.sh [--time SECONDS | --runs N] [--timeout S] [--parallel] [--build-only] [TARGET...]
 #   --time S     run each target for S seconds (default 25)
 #   --runs N     run each target for N inputs instead
+#   --timeout S  wall-clock seconds an input may take (default 10; raise it on a loaded
+#                machine, the CPU-time limit below still holds)
 #   --parallel   run the targets at the same time instead of one after another
 #   --build-only configure and build, run nothing
 # Environment: ZNG_FUZZ_BUILD_DIR (default build-fuzz), ZNG_SHARED_DIR (default ../shared),
 #   ZNG_FUZZ_JOBS (build parallelism, default nproc), CXX_FUZZ (default clang++-14).
 #
 # An input that crashes, trips a sanitizer, throws anything but the loader's own error,
-# takes more than 10 s (-timeout) or makes the process use more than 512 MiB
-# (-rss_limit_mb, which also caps any single allocation) is a finding: it is saved under
+# uses more than 10 s of CPU time (fuzz::CpuTimeLimit) or of wall-clock time (-timeout), or
+# makes the process use more than 512 MiB (-rss_limit_mb, which also caps any single
+# allocation) is a finding: it is saved under
 # <build>/fuzz/findings/<target>/ and the script exits 1. Inputs that reach new code are
 # kept in <build>/fuzz/corpus/<target>/, so later runs start from them.
 set -euo pipefail
@@ -24,11 +27,13 @@ src=$(pwd)
 mode=(-max_total_time=25)
 build_only=0
 parallel=0
+timeout=10
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) mode=(-max_total_time="$2"); shift 2 ;;
     --runs) mode=(-runs="$2"); shift 2 ;;
+    --timeout) timeout="$2"; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --parallel) parallel=1; shift ;;
     config|trace_reader|accelsim|macsim) targets+=("$1"); shift ;;
@@ -78,7 +83,7 @@ run_target() {
   [ -d "fuzz/corpus/$t" ] && seed_dirs+=("fuzz/corpus/$t")
   [ -d "$seeds/$t" ] && seed_dirs+=("$seeds/$t")
   [ "$t" = config ] && { seed_dirs+=(configs); options+=(-dict="$build/fuzz/config.dict"); }
-  "$build/fuzz/fuzz_$t" "${mode[@]}" "${options[@]}" -rss_limit_mb=512 -timeout=10 -print_final_stats=1 \
+  "$build/fuzz/fuzz_$t" "${mode[@]}" "${options[@]}" -rss_limit_mb=512 -timeout="$timeout" -print_final_stats=1 \
     -artifact_prefix="$findings/" "$corpus" "${seed_dirs[@]}" > "$log" 2>&1 || status=$?
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
