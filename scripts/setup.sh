@@ -14,6 +14,7 @@ packages=(
   # The sweep's Slurm executor is tested against a private single-node Slurm
   # (tests/experiments/slurm_local_cluster.sh); without these that test is skipped.
   slurm-wlm munge
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev   # the fuzz targets (scripts/fuzz.sh), run by CI
 )
 missing=()
 for p in "${packages[@]}"; do

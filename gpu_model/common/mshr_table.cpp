@@ -16,6 +16,12 @@ MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : max_merge_(max_merg
     for (uint32_t i = entries; i-- > 0;) free_.push_back(i);  // hand out entry 0 first
 }
 
+uint64_t MshrTable::upfront_bytes(uint32_t entries, uint32_t max_merge) {
+    // entries_, slots_, free_ and index_, as the constructor sizes them.
+    return uint64_t{entries} * (sizeof(Entry) + sizeof(uint32_t)) +
+           uint64_t{entries} * max_merge * sizeof(MemRequest*) + FixedHashMap<uint32_t>::table_bytes(entries);
+}
+
 int MshrTable::allocate(uint64_t key, uint32_t flags) {
     if (free_.empty()) throw SimError("MSHR allocation with no free entry");
     if (index_.contains(key)) throw SimError("MSHR allocation for a line that already has an entry");

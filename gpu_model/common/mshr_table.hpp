@@ -16,6 +16,8 @@ public:
     static constexpr int kNone = -1;
 
     MshrTable(uint32_t entries, uint32_t max_merge);
+    // Bytes such a table allocates when built (memory estimates before building).
+    static uint64_t upfront_bytes(uint32_t entries, uint32_t max_merge);
 
     uint32_t capacity() const { return static_cast<uint32_t>(entries_.size()); }
     uint32_t max_merge() const { return max_merge_; }

@@ -5,10 +5,15 @@
 #include <algorithm>
 
 #include "gpu_model/cache/l1_data_cache.hpp"
+#include "gpu_model/common/mshr_table.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/gpu.hpp"
+#include "gpu_model/l2/l2_cache.hpp"
 #include "gpu_model/l2/l2_config.hpp"
+#include "gpu_model/tlb/l1_tlb.hpp"
+#include "gpu_model/tlb/mmu.hpp"
 #include "sim/config/params.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::cli {
@@ -26,6 +31,27 @@ std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
     const gpu::L1Config l1 = gpu::L1Config::from(l1p);
     out.push_back({l1p.where("size"), fmt::format("L1D tag arrays of {} SMs", sms),
                    sms * (l1.size / l1.line) * sizeof(gpu::TagLine)});
+    // MSHR tables preallocate an entry and mshr_merge waiter slots per MSHR entry, as in
+    // hardware: a bank of 65,536 entries merging 4,096 requests is 2 GiB of slots.
+    out.push_back({l2p.where("mshr_entries"), fmt::format("MSHR tables of {} L2 banks", l2.banks),
+                   l2.banks * gpu::MshrTable::upfront_bytes(l2.mshr_entries, l2.mshr_merge)});
+    // The L2's unit fetches: one per MSHR entry of every bank, and a map of the lines they
+    // still have to install (up to kMaxUnitLines each).
+    const uint64_t units = uint64_t{l2.banks} * l2.mshr_entries;
+    out.push_back({l2p.where("mshr_entries"), "L2 unit fetch tables",
+                   units * (sizeof(gpu::L2Cache::UnitFetch) + sizeof(uint32_t)) +
+                       FixedHashMap<uint32_t>::table_bytes(units * gpu::L2Cache::kMaxUnitLines)});
+    out.push_back({l1p.where("mshr_entries"), fmt::format("L1D MSHR tables of {} SMs", sms),
+                   sms * gpu::MshrTable::upfront_bytes(l1.mshr_entries, l1.mshr_merge)});
+    Params tlbp(gpu.section("l1_tlb"), gpu::L1TlbConfig::schema(), "gpu.l1_tlb");
+    const gpu::L1TlbConfig tlb = gpu::L1TlbConfig::from(tlbp);
+    out.push_back({tlbp.where("entries"), fmt::format("L1 TLBs of {} SMs", sms),
+                   sms * (uint64_t{tlb.entries} * sizeof(gpu::TagLine) +
+                          gpu::MshrTable::upfront_bytes(tlb.mshr_entries, tlb.mshr_merge))});
+    Params mmup(gpu.section("mmu"), gpu::MmuConfig::schema(), "gpu.mmu");
+    const gpu::MmuConfig mmu = gpu::MmuConfig::from(mmup);
+    out.push_back({mmup.where("l2_tlb_entries"), "MMU's L2 TLB and page walk cache",
+                   (uint64_t{mmu.l2_tlb_entries} + mmu.walk_cache_entries) * sizeof(gpu::TagLine)});
     std::sort(out.begin(), out.end(), [](const MemoryDemand& a, const MemoryDemand& b) { return a.bytes > b.bytes; });
     return out;
 }

@@ -2,7 +2,8 @@
 // resolved config, so that a mistyped size (gpu.l2.size: 600GiB) is a configuration
 // error naming its key instead of a std::bad_alloc or a host that starts swapping.
 // State that grows with what is touched (flash blocks and pages, FTL maps, buffers) is
-// not counted: only arrays sized by the configuration up front.
+// not counted: only arrays sized by the configuration up front (cache tag arrays, MSHR
+// tables, the L2's unit fetch tables, L1 TLBs).
 #pragma once
 #include <cstdint>
 #include <string>

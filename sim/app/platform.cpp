@@ -66,9 +66,9 @@ const ComponentSchema& run_schema() {
              "oldest request in flight (0 = off); generous, because a GC merge blocks its application for "
              "milliseconds and merges can follow each other"},
             {"memory_limit", ParamType::Size, "16GiB",
-             "host memory the arrays a platform allocates up front (cache tag arrays; sized by the config, "
-             "not by what a run touches) may take; a config past it is refused before anything is allocated "
-             "(0 = no limit)"},
+             "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, L1 TLBs; "
+             "sized by the config, not by what a run touches) may take; a config past it is refused before "
+             "anything is allocated (0 = no limit)"},
             {"data_set_ratio", ParamType::Real, "0",
              "size the capacities of data_set_capacities to this fraction of the applications' data set "
              "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
@@ -165,7 +165,7 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
         // running out of memory here is a configuration the host cannot hold.
         throw ConfigError("building the platform ran out of memory: the configured geometry and sizes need more "
                           "memory than this host can give (the estimate checked against run.memory_limit covers "
-                          "the cache tag arrays only)");
+                          "the cache tag arrays, MSHR tables and L1 TLBs only)");
     }
 }
 

@@ -202,6 +202,17 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name) {
 
 ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack);
 
+// The type of the file at `path` (not_found when there is none). A path the file system
+// cannot even look up (a name longer than it allows, a loop of links, no permission) is
+// a ConfigError at `where`, not a std::filesystem::filesystem_error.
+fs::file_type file_type_of(const fs::path& path, const std::string& where) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec && st.type() != fs::file_type::not_found)
+        throw ConfigError(where + ": cannot look up '" + path.string() + "': " + ec.message());
+    return st.type();
+}
+
 // Resolves `include:` in `node` and, recursively, in every section below it: the
 // included files are merged first, in order, then the section's own keys on top. A
 // nested include merges a fragment into that section only (e.g. a GPU memory section
@@ -227,9 +238,10 @@ ConfigNode resolve_includes(ConfigNode node, const fs::path& file, std::vector<f
             throw ConfigError(f->loc().str() + ": 'include' entries must be file names");
         fs::path target =
             fs::path(f->scalar()).is_absolute() ? fs::path(f->scalar()) : file.parent_path() / f->scalar();
-        if (!fs::exists(target))
+        const fs::file_type type = file_type_of(target, f->loc().str());
+        if (type == fs::file_type::not_found)
             throw ConfigError(f->loc().str() + ": included file '" + target.string() + "' does not exist");
-        if (fs::is_directory(target))
+        if (type == fs::file_type::directory)
             throw ConfigError(f->loc().str() + ": included '" + target.string() + "' is a directory, not a config file");
         merged.merge_from(load_recursive(target, stack));
     }
@@ -239,14 +251,17 @@ ConfigNode resolve_includes(ConfigNode node, const fs::path& file, std::vector<f
 }
 
 ConfigNode load_recursive(const fs::path& path, std::vector<fs::path>& stack) {
-    fs::path canon = fs::weakly_canonical(path);
+    const fs::file_type type = file_type_of(path, path.string());
+    if (type == fs::file_type::directory) throw ConfigError(path.string() + ": is a directory, not a config file");
+    std::error_code ec;
+    const fs::path canon = fs::weakly_canonical(path, ec);
+    if (ec) throw ConfigError(path.string() + ": cannot look up the config file: " + ec.message());
     for (const auto& p : stack)
         if (p == canon) {
             std::string chain;
             for (const auto& q : stack) chain += q.string() + " -> ";
             throw ConfigError(path.string() + ": include cycle: " + chain + canon.string());
         }
-    if (fs::is_directory(path)) throw ConfigError(path.string() + ": is a directory, not a config file");
     std::ifstream in(path);
     if (!in) throw ConfigError(path.string() + ": cannot open config file");
     std::stringstream ss;

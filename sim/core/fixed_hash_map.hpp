@@ -17,11 +17,14 @@ class FixedHashMap {
 public:
     // Holds up to `capacity` keys (the table is at least twice that, a power of two).
     explicit FixedHashMap(uint64_t capacity) : capacity_(capacity) {
-        const uint64_t n = std::bit_ceil(std::max<uint64_t>(capacity * 2, 8));
+        const uint64_t n = slot_count(capacity);
         slots_.assign(n, Slot{});
         mask_ = n - 1;
         shift_ = static_cast<uint32_t>(64 - std::countr_zero(n));
     }
+
+    // Bytes the table of a map of `capacity` keys takes (memory estimates before building).
+    static uint64_t table_bytes(uint64_t capacity) { return slot_count(capacity) * sizeof(Slot); }
 
     // Inserts or overwrites. Throws std::length_error when a new key finds the map full.
     void put(uint64_t key, V value) {
@@ -68,6 +71,7 @@ public:
     uint64_t capacity() const { return capacity_; }
 
 private:
+    static uint64_t slot_count(uint64_t capacity) { return std::bit_ceil(std::max<uint64_t>(capacity * 2, 8)); }
     struct Slot {
         uint64_t key = 0;
         V value{};

@@ -168,6 +168,22 @@ TEST(Config, DirectoriesAndEmptyConfigsAreRefused) {
     EXPECT_NE(empty.find("the config is empty"), std::string::npos) << empty;
 }
 
+TEST(Config, IncludeNameTheFileSystemCannotLookUpIsAConfigError) {
+    // A file name of 300 bytes is past Linux's NAME_MAX (255): looking it up fails with
+    // ENAMETOOLONG, which must be reported at the include's line, not escape as a
+    // std::filesystem::filesystem_error (found by fuzz/fuzz_config).
+    const std::filesystem::path tmp = std::filesystem::temp_directory_path() / "zng-config-test";
+    std::filesystem::create_directories(tmp);
+    std::ofstream(tmp / "long_include.yaml") << "# a platform\nplatform:\n  name: x\ninclude: " << std::string(300, 'a')
+                                             << ".yaml\n";
+    std::string e = config_error([&] { load_config_file((tmp / "long_include.yaml").string()); });
+    EXPECT_NE(e.find("long_include.yaml:4"), std::string::npos) << e;
+    EXPECT_NE(e.find("cannot look up"), std::string::npos) << e;
+    // The same name given as the config file itself.
+    std::string top = config_error([&] { load_config_file((tmp / std::string(300, 'b')).string()); });
+    EXPECT_NE(top.find("cannot look up"), std::string::npos) << top;
+}
+
 TEST(Config, AliasExpansionIsBounded) {
     // Nine levels of nine aliases: 9^9 = 387,420,489 leaves, far above the bound of
     // 100,000 values; the error comes before the expansion allocates.
