@@ -10,8 +10,7 @@ TagArray::TagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways) {
     if (sets == 0 || ways == 0 || ways > 64)
         throw SimError("tag array needs at least one set and 1..64 ways (got " + std::to_string(sets) + " x " +
                        std::to_string(ways) + ")");
-    constexpr size_t words_per_host_line = kHostLine / sizeof(uint64_t);
-    stride_ = (2 * size_t{ways} + words_per_host_line - 1) / words_per_host_line * words_per_host_line;
+    stride_ = stride_words(ways);
     const size_t words = stride_ * sets;
     index_.reset(static_cast<uint64_t*>(::operator new[](words * sizeof(uint64_t), std::align_val_t{kHostLine})));
     for (uint32_t s = 0; s < sets; ++s) {

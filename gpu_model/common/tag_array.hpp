@@ -40,6 +40,13 @@ public:
 
     TagArray(uint32_t sets, uint32_t ways);
 
+    // Host bytes a TagArray(sets, ways) allocates when built: a TagLine per way plus each
+    // set's block of keys and LRU stamps (2 words a way, whole host cache lines). Used to
+    // refuse a configuration before it is built (run.memory_limit).
+    static uint64_t upfront_bytes(uint64_t sets, uint32_t ways) {
+        return sets * ways * sizeof(TagLine) + sets * stride_words(ways) * sizeof(uint64_t);
+    }
+
     uint32_t sets() const { return sets_; }
     uint32_t ways() const { return ways_; }
 
@@ -79,6 +86,10 @@ private:
         void operator()(uint64_t* p) const { ::operator delete[](p, std::align_val_t{kHostLine}); }
     };
     static constexpr size_t kHostLine = 64;  // bytes
+    static constexpr size_t stride_words(uint32_t ways) {
+        constexpr size_t words_per_host_line = kHostLine / sizeof(uint64_t);
+        return (2 * size_t{ways} + words_per_host_line - 1) / words_per_host_line * words_per_host_line;
+    }
     uint64_t* keys(uint32_t set) { return &index_[static_cast<size_t>(set) * stride_]; }
     const uint64_t* keys(uint32_t set) const { return &index_[static_cast<size_t>(set) * stride_]; }
     uint64_t* stamps(uint32_t set) { return keys(set) + ways_; }

@@ -23,14 +23,16 @@ std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
     const ConfigNode* gpu_section = root.find("gpu");
     Params gpu(gpu_section, gpu::Gpu::schema(), "gpu");
     const uint64_t sms = gpu.u32("sms");
-    // Tag arrays hold one TagLine per line of capacity, allocated when the cache is built.
+    // Tag arrays hold a TagLine and a key and LRU stamp per line of capacity, allocated
+    // when the cache is built (gpu::TagArray::upfront_bytes).
+    using gpu::TagArray;
     Params l2p(gpu.section("l2"), gpu::L2Config::schema(), "gpu.l2");
     const gpu::L2Config l2 = gpu::L2Config::from(l2p);
-    out.push_back({l2p.where("size"), "L2 tag arrays", l2.size / l2.line * sizeof(gpu::TagLine)});
+    out.push_back({l2p.where("size"), "L2 tag arrays", uint64_t{l2.banks} * TagArray::upfront_bytes(l2.sets_per_bank(), l2.ways)});
     Params l1p(gpu.section("l1d"), gpu::L1Config::schema(), "gpu.l1d");
     const gpu::L1Config l1 = gpu::L1Config::from(l1p);
     out.push_back({l1p.where("size"), fmt::format("L1D tag arrays of {} SMs", sms),
-                   sms * (l1.size / l1.line) * sizeof(gpu::TagLine)});
+                   sms * TagArray::upfront_bytes(l1.sets(), l1.ways)});
     // MSHR tables preallocate an entry and mshr_merge waiter slots per MSHR entry, as in
     // hardware: a bank of 65,536 entries merging 4,096 requests is 2 GiB of slots.
     out.push_back({l2p.where("mshr_entries"), fmt::format("MSHR tables of {} L2 banks", l2.banks),
@@ -46,12 +48,13 @@ std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
     Params tlbp(gpu.section("l1_tlb"), gpu::L1TlbConfig::schema(), "gpu.l1_tlb");
     const gpu::L1TlbConfig tlb = gpu::L1TlbConfig::from(tlbp);
     out.push_back({tlbp.where("entries"), fmt::format("L1 TLBs of {} SMs", sms),
-                   sms * (uint64_t{tlb.entries} * sizeof(gpu::TagLine) +
+                   sms * (TagArray::upfront_bytes(tlb.entries / tlb.ways, tlb.ways) +
                           gpu::MshrTable::upfront_bytes(tlb.mshr_entries, tlb.mshr_merge))});
     Params mmup(gpu.section("mmu"), gpu::MmuConfig::schema(), "gpu.mmu");
     const gpu::MmuConfig mmu = gpu::MmuConfig::from(mmup);
     out.push_back({mmup.where("l2_tlb_entries"), "MMU's L2 TLB and page walk cache",
-                   (uint64_t{mmu.l2_tlb_entries} + mmu.walk_cache_entries) * sizeof(gpu::TagLine)});
+                   TagArray::upfront_bytes(mmu.l2_tlb_entries / mmu.l2_tlb_ways, mmu.l2_tlb_ways) +
+                       TagArray::upfront_bytes(mmu.walk_cache_entries / mmu.walk_cache_ways, mmu.walk_cache_ways)});
     std::sort(out.begin(), out.end(), [](const MemoryDemand& a, const MemoryDemand& b) { return a.bytes > b.bytes; });
     return out;
 }

@@ -240,13 +240,14 @@ TEST(Cli, ConstructionErrorsNameTheKey) {
 }
 
 // The up-front arrays are estimated before they are allocated. 6 GiB of L2 in 128 B
-// lines is 50,331,648 tag lines of 32 B: 1.50 GiB, past a 1 GiB limit and within the
-// default 16 GiB.
+// lines is 50,331,648 lines, each a 24 B TagLine plus an 8 B key and an 8 B LRU stamp
+// (8 ways: 16 words, two whole host lines a set): 40 B x 50,331,648 = 1.875 GiB,
+// printed 1.88, past a 1 GiB limit and within 2 GiB.
 TEST(Cli, MemoryEstimateRefusesPastTheLimit) {
     const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --set gpu.l2.size=6GiB";
     Result r = zngsim("config validate " + ideal + " --set run.memory_limit=1GiB");
     EXPECT_EQ(r.code, 2) << r.output;
-    EXPECT_NE(r.output.find("L2 tag arrays need 1.50 GiB"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("L2 tag arrays need 1.88 GiB"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("run.memory_limit = 1.00 GiB"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("key 'gpu.l2.size'"), std::string::npos) << r.output;
     EXPECT_EQ(zngsim("config validate " + ideal + " --set run.memory_limit=2GiB").code, 0);
@@ -265,12 +266,13 @@ TEST(Cli, MemoryEstimateCoversMshrTablesAndTlbs) {
     EXPECT_EQ(l2.code, 2) << l2.output;
     EXPECT_NE(l2.output.find("MSHR tables of 6 L2 banks need 0.75 GiB"), std::string::npos) << l2.output;
     EXPECT_NE(l2.output.find("key 'gpu.l2.mshr_entries'"), std::string::npos) << l2.output;
-    // L1 TLB: 1,048,576 tag lines of 32 B + an MSHR table of 16 x 28 + 16 x 64 x 8 + 32 x 16
-    // = 33,563,584 B an SM; 16 SMs 537,017,344 B = 0.50 GiB, past 256 MiB.
+    // L1 TLB: 786,432 entries of 40 B (24 B TagLine + key + LRU stamp; 64 ways fill whole
+    // host lines) = 31,457,280 B + an MSHR table of 16 x 28 + 16 x 64 x 8 + 32 x 16 = 9,152 B
+    // an SM; 16 SMs 503,462,912 B = 0.47 GiB, past 256 MiB.
     Result tlb = zngsim("config validate " + ideal +
-                        " --set gpu.l1_tlb.entries=1048576 --set gpu.l1_tlb.ways=64 --set run.memory_limit=256MiB");
+                        " --set gpu.l1_tlb.entries=786432 --set gpu.l1_tlb.ways=64 --set run.memory_limit=256MiB");
     EXPECT_EQ(tlb.code, 2) << tlb.output;
-    EXPECT_NE(tlb.output.find("L1 TLBs of 16 SMs need 0.50 GiB"), std::string::npos) << tlb.output;
+    EXPECT_NE(tlb.output.find("L1 TLBs of 16 SMs need 0.47 GiB"), std::string::npos) << tlb.output;
     EXPECT_NE(tlb.output.find("key 'gpu.l1_tlb.entries'"), std::string::npos) << tlb.output;
 }
 
