@@ -29,7 +29,11 @@ void EventQueue::deschedule(Event& ev) {
 }
 
 uint32_t EventQueue::bucket_for(Tick when) {
-    if (const uint32_t* b = bucket_of_tick_.get(when)) return *b;
+    // Schedulings come in runs for one tick (the next edge of a clock): the last
+    // answer is remembered.
+    if (when == last_tick_ && last_bucket_ != kNoBucket) return last_bucket_;
+    last_tick_ = when;
+    if (const uint32_t* found = bucket_of_tick_.get(when)) return last_bucket_ = *found;
     uint32_t b;
     if (!free_buckets_.empty()) {
         b = free_buckets_.back();
@@ -41,7 +45,7 @@ uint32_t EventQueue::bucket_for(Tick when) {
     if (bucket_of_tick_.size() == bucket_of_tick_.capacity()) grow_index();
     bucket_of_tick_.put(when, b);
     push_tick({when, b});
-    return b;
+    return last_bucket_ = b;
 }
 
 // The index holds one key per pending tick; when that many ticks are pending, it is
@@ -88,17 +92,25 @@ void EventQueue::pop_tick() {
     ticks_.pop_back();
 }
 
-// Skips stale entries at the front; a bucket left with nothing is retired with its tick.
+// Retires the earliest tick once its bucket has nothing left to fire.
+void EventQueue::retire_front() {
+    const TickEntry t = ticks_.front();
+    Bucket& b = buckets_[t.bucket];
+    b.entries.clear();
+    b.head = 0;
+    free_buckets_.push_back(t.bucket);
+    bucket_of_tick_.erase(t.when);
+    if (t.bucket == last_bucket_) last_bucket_ = kNoBucket;
+    pop_tick();
+}
+
+// Skips stale entries (moved or cancelled events) at the front.
 void EventQueue::drop_stale() {
     while (!ticks_.empty()) {
         Bucket& b = buckets_[ticks_.front().bucket];
         while (b.head < b.entries.size() && b.entries[b.head].ev->seq_ != b.entries[b.head].seq) ++b.head;
         if (b.head < b.entries.size()) return;
-        b.entries.clear();
-        b.head = 0;
-        free_buckets_.push_back(ticks_.front().bucket);
-        bucket_of_tick_.erase(ticks_.front().when);
-        pop_tick();
+        retire_front();
     }
 }
 
@@ -108,16 +120,21 @@ Tick EventQueue::next_tick() {
 }
 
 bool EventQueue::step() {
-    drop_stale();
-    if (ticks_.empty()) return false;
-    now_ = ticks_.front().when;
-    Bucket& b = buckets_[ticks_.front().bucket];
-    Event* ev = b.entries[b.head++].ev;  // process() may append to this bucket: read first
-    ev->seq_ = 0;
-    --live_;
-    ++fired_;
-    ev->process();
-    return true;
+    while (!ticks_.empty()) {
+        Bucket& b = buckets_[ticks_.front().bucket];
+        while (b.head < b.entries.size()) {
+            const Entry e = b.entries[b.head++];
+            if (e.ev->seq_ != e.seq) continue;  // stale
+            now_ = ticks_.front().when;
+            e.ev->seq_ = 0;
+            --live_;
+            ++fired_;
+            e.ev->process();  // may append to this bucket: nothing of it is used after
+            return true;
+        }
+        retire_front();
+    }
+    return false;
 }
 
 void EventQueue::run_until(Tick until) {

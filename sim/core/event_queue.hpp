@@ -64,6 +64,7 @@ private:
     uint32_t bucket_for(Tick when);
     void push_tick(TickEntry e);
     void pop_tick();
+    void retire_front();
     void drop_stale();
     void grow_index();
 
@@ -71,6 +72,9 @@ private:
     std::vector<Bucket> buckets_;   // pool; a bucket is reused once its tick is done
     std::vector<uint32_t> free_buckets_;
     FixedHashMap<uint32_t> bucket_of_tick_;  // pending tick -> its bucket
+    static constexpr uint32_t kNoBucket = UINT32_MAX;
+    Tick last_tick_ = 0;  // the tick bucket_for last answered, and its bucket
+    uint32_t last_bucket_ = kNoBucket;
     Tick now_ = 0;
     uint64_t next_seq_ = 1;
     uint64_t live_ = 0;
