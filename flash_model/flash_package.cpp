@@ -156,6 +156,13 @@ bool FlashPackage::admit(uint32_t id) {
         if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
         t.evicting = -1;
     }
+    // A miss that would get a dirty register waits while a program is under way (just
+    // below): which register the search would pick does not matter then, and it is not
+    // run (with package grouping it weighs up to 512 registers and asks the FTL about
+    // each dirty one, for every waiting miss at every completion).
+    if (regs_.no_clean_idle(t.plane) && regs_.programming(t.plane) > held_programs(t.plane) &&
+        regs_.skip_victim(t.plane))
+        return false;
     int v = regs_.victim(t.plane);
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {

@@ -26,6 +26,7 @@ public:
             if (stamp_[c[i]] < stamp_[c[best]]) best = i;
         return best;
     }
+    bool skip_choice() override { return true; }  // choose() changes nothing
 
 private:
     bool on_access_;
@@ -41,13 +42,22 @@ public:
     void on_fill(uint32_t) override {}
     void on_access(uint32_t) override {}
     size_t choose(const uint32_t*, size_t n) override {
-        s_ ^= s_ << 13;
-        s_ ^= s_ >> 7;
-        s_ ^= s_ << 17;
+        advance();
         return static_cast<size_t>(s_ % n);
+    }
+    // A choice draws once, whatever the candidates: a skipped one draws too, so later
+    // choices see the same sequence.
+    bool skip_choice() override {
+        advance();
+        return true;
     }
 
 private:
+    void advance() {
+        s_ ^= s_ << 13;
+        s_ ^= s_ >> 7;
+        s_ ^= s_ << 17;
+    }
     uint64_t s_;
 };
 

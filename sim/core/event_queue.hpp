@@ -1,23 +1,29 @@
 // The discrete-event core. Events fire in (tick, insertion sequence) order, so two
 // events at the same tick fire in the order they were scheduled and runs are
-// deterministic. The heap is a vector of plain entries: once it has grown to the
-// model's working size, scheduling and firing allocate nothing.
+// deterministic. Once the queue has grown to the model's working size, scheduling and
+// firing allocate nothing.
 //
-// The heap is 4-ary: a model keeps a few tens of events pending, so a 4-ary heap is
-// half as deep as a binary one and the four children of a node sit side by side in
-// memory. Entries are compared on one 128-bit key (tick, sequence), branch-free.
+// Events are kept in one FIFO bucket per pending tick, and a 4-ary heap orders the
+// ticks. Sequence numbers only grow, so appending an event to its tick's bucket keeps
+// the bucket in sequence order: firing a bucket front to back is (tick, sequence)
+// order, and an event scheduled for the current tick while others of that tick fire
+// simply joins the end of the bucket. Models run on clock edges, so most events share
+// their tick with others (on zng bfs1 about five in six fire at the tick of the event
+// before): the heap holds a few distinct ticks instead of every pending event, and
+// only a new tick costs a heap push and pop.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/event.hpp"
+#include "sim/core/fixed_hash_map.hpp"
 
 namespace zng {
 
 class EventQueue {
 public:
-    EventQueue() { heap_.reserve(1024); }
+    EventQueue();
 
     Tick now() const { return now_; }
     bool empty() const { return live_ == 0; }
@@ -40,21 +46,35 @@ public:
     void run_until(Tick until);
 
 private:
+    // One scheduling. A moved or cancelled event leaves its entry behind (stale: the
+    // event's seq_ no longer matches), skipped when its bucket reaches it.
     struct Entry {
-        Tick when;
         uint64_t seq;
         Event* ev;
     };
+    struct Bucket {
+        std::vector<Entry> entries;  // in sequence order
+        size_t head = 0;             // entries before head have fired or were skipped
+    };
+    struct TickEntry {
+        Tick when;
+        uint32_t bucket;
+    };
     static constexpr size_t kArity = 4;
-    static unsigned __int128 key(const Entry& e) {
-        return (static_cast<unsigned __int128>(e.when) << 64) | e.seq;
-    }
-    static bool later(const Entry& a, const Entry& b) { return key(a) > key(b); }
-    void push(const Entry& e);
-    void pop();
+    uint32_t bucket_for(Tick when);
+    void push_tick(TickEntry e);
+    void pop_tick();
+    void retire_front();
     void drop_stale();
+    void grow_index();
 
-    std::vector<Entry> heap_;
+    std::vector<TickEntry> ticks_;  // 4-ary min-heap of the pending ticks, each once
+    std::vector<Bucket> buckets_;   // pool; a bucket is reused once its tick is done
+    std::vector<uint32_t> free_buckets_;
+    FixedHashMap<uint32_t> bucket_of_tick_;  // pending tick -> its bucket
+    static constexpr uint32_t kNoBucket = UINT32_MAX;
+    Tick last_tick_ = 0;  // the tick bucket_for last answered, and its bucket
+    uint32_t last_bucket_ = kNoBucket;
     Tick now_ = 0;
     uint64_t next_seq_ = 1;
     uint64_t live_ = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "flash_model/register_file.hpp"
+#include "flash_model/register_replacement.hpp"
 
 namespace zng::flash {
 namespace {
@@ -62,6 +63,80 @@ TEST(FlashRegisterFile, VictimTakesCleanThenProgrammableThenHeldRegisters) {
     // Everything busy: no victim.
     for (uint32_t r = 0; r < 8; ++r) regs.set_busy(r, true);
     EXPECT_EQ(regs.victim(0), -1);
+}
+
+TEST(FlashRegisterFile, NoCleanIdleFollowsBusyAndDirtyRegisters) {
+    std::vector<uint32_t> offered;
+    // 2 planes x 2 registers grouped per plane: registers 0, 1 serve plane 0.
+    FlashRegisterFile regs(2, 2, RegisterGrouping::Plane, std::make_unique<FirstCandidate>(offered));
+    EXPECT_FALSE(regs.no_clean_idle(0));  // both empty and idle
+    regs.set_busy(0, true);
+    regs.set_busy(1, true);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // nothing idle
+    EXPECT_FALSE(regs.no_clean_idle(1));  // plane 1's own are untouched
+    regs.set_busy(1, false);
+    regs.fill(1, FlashRegisterFile::make_tag(0, 3, 1));
+    regs.set_dirty(1, true);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // the one idle register is dirty
+    regs.fill(0, FlashRegisterFile::make_tag(0, 3, 0));
+    regs.set_dirty(0, true);  // dirtied while busy
+    regs.set_busy(0, false);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // both idle, both dirty
+    EXPECT_EQ(regs.victim(0), 0);        // victim agrees: a dirty register
+    regs.set_dirty(1, false);
+    EXPECT_FALSE(regs.no_clean_idle(0));
+    EXPECT_EQ(regs.victim(0), 1);  // the clean one
+
+    // Grouped per package, plane 1's clean registers serve plane 0 too.
+    FlashRegisterFile pkg(2, 2, RegisterGrouping::Package, std::make_unique<FirstCandidate>(offered));
+    for (uint32_t r : {0u, 1u}) {
+        pkg.fill(r, FlashRegisterFile::make_tag(0, 3, r));
+        pkg.set_dirty(r, true);
+    }
+    EXPECT_FALSE(pkg.no_clean_idle(0));
+    pkg.set_busy(2, true);
+    pkg.set_busy(3, true);
+    EXPECT_TRUE(pkg.no_clean_idle(0));
+}
+
+TEST(FlashRegisterFile, SkippedVictimSearchLeavesTheRandomPolicyWhereTheSearchWould) {
+    register_replacement_policies();
+    auto make = [] {
+        return FlashRegisterFile(1, 8, RegisterGrouping::Package,
+                                 register_replacement_slot().create(nullptr, "r", "random"));
+    };
+    // Three files with all 8 registers dirty and idle: `searched` runs the search (one
+    // draw), `skipped` skips it, `untouched` does neither.
+    FlashRegisterFile searched = make(), skipped = make(), untouched = make();
+    for (FlashRegisterFile* f : {&searched, &skipped, &untouched})
+        for (uint32_t r = 0; r < 8; ++r) {
+            f->fill(r, FlashRegisterFile::make_tag(0, 1, r));
+            f->set_dirty(r, true);
+        }
+    ASSERT_TRUE(skipped.no_clean_idle(0));
+    EXPECT_GE(searched.victim(0), 0);
+    EXPECT_TRUE(skipped.skip_victim(0));
+    // All busy: the search returns -1 without a draw, and so does the skip.
+    for (FlashRegisterFile* f : {&searched, &skipped}) {
+        for (uint32_t r = 0; r < 8; ++r) f->set_busy(r, true);
+    }
+    EXPECT_EQ(searched.victim(0), -1);
+    EXPECT_TRUE(skipped.skip_victim(0));
+    for (FlashRegisterFile* f : {&searched, &skipped, &untouched})
+        for (uint32_t r = 0; r < 8; ++r) {
+            f->set_busy(r, false);
+            f->set_dirty(r, false);
+        }
+    // The next 16 choices among 8 clean registers: the same for the searched and the
+    // skipped file; one draw behind, the untouched file's differ.
+    std::vector<int> a, b, c;
+    for (int k = 0; k < 16; ++k) {
+        a.push_back(searched.victim(0));
+        b.push_back(skipped.victim(0));
+        c.push_back(untouched.victim(0));
+    }
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -146,6 +148,96 @@ TEST(EventQueue, MatchesAReferenceOrderUnderMovesAndCancels) {
     }
     EXPECT_EQ(log, want);
     EXPECT_GT(log.size(), 1000u);
+}
+
+// An event that logs its id and tick, then runs an optional action (to schedule others
+// while firing).
+struct ActEvent : Event {
+    ActEvent(EventQueue& q, std::vector<std::pair<int, Tick>>& log, int id) : q(q), log(log), id(id) {}
+    void process() override {
+        log.emplace_back(id, q.now());
+        if (act) act();
+    }
+    EventQueue& q;
+    std::vector<std::pair<int, Tick>>& log;
+    int id;
+    std::function<void()> act;
+};
+
+TEST(EventQueue, EventsScheduledForTheCurrentTickFireAfterThoseScheduledEarlier) {
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    ActEvent a(q, log, 1), b(q, log, 2), c(q, log, 3), d(q, log, 4), e(q, log, 5), f(q, log, 6);
+    // Sequence numbers: a@100 is 1st, b@100 2nd, c@50 3rd. c fires at 50 and schedules
+    // d@100 (4th); at 100, a fires first and schedules e@100 (5th) and f@100 (6th), which
+    // join the tick after b and d: 50:c, then 100: a, b, d, e, f.
+    c.act = [&] { q.schedule(d, 100); };
+    a.act = [&] {
+        q.schedule(e, 100);
+        q.schedule(f, q.now());
+    };
+    q.schedule(a, 100);
+    q.schedule(b, 100);
+    q.schedule(c, 50);
+    while (q.step()) {}
+    std::vector<std::pair<int, Tick>> want = {{3, 50}, {1, 100}, {2, 100}, {4, 100}, {5, 100}, {6, 100}};
+    EXPECT_EQ(log, want);
+}
+
+TEST(EventQueue, ReschedulingToTheSameTickMovesAnEventBehindTheOthers) {
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    ActEvent a(q, log, 1), b(q, log, 2), c(q, log, 3), d(q, log, 4);
+    q.schedule(a, 100);  // seq 1
+    q.schedule(b, 100);  // seq 2
+    q.schedule(c, 100);  // seq 3
+    q.schedule(d, 200);  // seq 4
+    q.schedule(a, 100);  // seq 5: same tick, now after c
+    q.schedule(b, 300);  // later tick
+    q.schedule(d, 100);  // seq 7: earlier tick, after a
+    q.schedule(b, 100);  // seq 8: back to 100, last
+    EXPECT_EQ(q.size(), 4u);
+    // At 100 by sequence: c (3), a (5), d (7), b (8); nothing is left at 200 or 300.
+    while (q.step()) {}
+    std::vector<std::pair<int, Tick>> want = {{3, 100}, {1, 100}, {4, 100}, {2, 100}};
+    EXPECT_EQ(log, want);
+    EXPECT_EQ(q.now(), 100u);
+}
+
+TEST(EventQueue, DescheduledEventsLeaveNoTickBehind) {
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    ActEvent a(q, log, 1), b(q, log, 2), c(q, log, 3);
+    q.schedule(a, 100);
+    q.schedule(b, 100);
+    q.schedule(c, 400);
+    q.deschedule(a);
+    q.deschedule(b);
+    // Every event of tick 100 is cancelled: the next tick is 400.
+    EXPECT_EQ(q.next_tick(), 400u);
+    EXPECT_EQ(q.size(), 1u);
+    q.schedule(a, 250);  // a new entry; the cancelled one at 100 stays dead
+    q.schedule(b, 400);  // after c at 400
+    while (q.step()) {}
+    std::vector<std::pair<int, Tick>> want = {{1, 250}, {3, 400}, {2, 400}};
+    EXPECT_EQ(log, want);
+    EXPECT_EQ(q.next_tick(), kMaxTick);
+}
+
+TEST(EventQueue, ManyDistinctTicksFireInTickOrder) {
+    // 1000 events at ticks 999*10, 998*10, ..., 0 (all distinct, more than the tick
+    // index first holds), scheduled latest first: they fire at 0, 10, ..., 9990, event
+    // 999 first and event 0 last.
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    std::vector<std::unique_ptr<LogEvent>> evs;
+    for (int i = 0; i < 1000; ++i) {
+        evs.push_back(std::make_unique<LogEvent>(q, log, i));
+        q.schedule(*evs.back(), Tick(999 - i) * 10);
+    }
+    while (q.step()) {}
+    ASSERT_EQ(log.size(), 1000u);
+    for (int k = 0; k < 1000; ++k) EXPECT_EQ(log[k], std::make_pair(999 - k, Tick(k) * 10));
 }
 
 TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
