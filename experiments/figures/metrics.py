@@ -1,15 +1,15 @@
 """Averages shared by the figures and the report, so both compute a claim the same way."""
-import math
+import statistics
 
 
 def geomean(xs):
     xs = [x for x in xs if x is not None and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+    return statistics.geometric_mean(xs) if xs else None
 
 
 def mean(xs):
     xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
+    return statistics.fmean(xs) if xs else None
 
 
 def ratios(rows, column, num, den, key="workload", by="config"):
