@@ -18,12 +18,15 @@ HIGH, LOW = "set.gpu.l2.policy.waste_high", "set.gpu.l2.policy.waste_low"
 def grid(rows):
     """{(high, low): geomean over workloads of IPC / IPC at the paper's thresholds}, and
     the thresholds present."""
+    def thresholds(r):  # --set values are text as given
+        return float(r[HIGH]), float(r[LOW])
+
     ref = {r["workload"]: r["ipc"] for r in rows
-           if r[HIGH] == paper.BEST_WASTE_HIGH.value and r[LOW] == paper.BEST_WASTE_LOW.value and r["ipc"]}
+           if thresholds(r) == (paper.BEST_WASTE_HIGH.value, paper.BEST_WASTE_LOW.value) and r["ipc"]}
     cells = {}
     for r in rows:
         if r["workload"] in ref and r["ipc"] is not None:
-            cells.setdefault((r[HIGH], r[LOW]), []).append(r["ipc"] / ref[r["workload"]])
+            cells.setdefault(thresholds(r), []).append(r["ipc"] / ref[r["workload"]])
     g = {k: geomean(v) for k, v in cells.items()}
     return g, sorted({h for h, _ in g}), sorted({l for _, l in g})
 

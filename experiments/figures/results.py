@@ -1,10 +1,13 @@
 """Reading the results.csv a sweep wrote, and saying clearly what is missing."""
-import csv
 import os
+import sys
 
 import yaml
 
 EXPERIMENTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, EXPERIMENTS)
+import collect  # noqa: E402
+from sweeps import flat  # noqa: E402
 
 
 class ResultsMissing(Exception):
@@ -13,15 +16,6 @@ class ResultsMissing(Exception):
 
 class StatisticMissing(Exception):
     """The sweep ran but zngsim does not (yet) write a statistic the figure needs."""
-
-
-def _number(v):
-    if v == "":
-        return None
-    try:
-        return float(v)
-    except ValueError:
-        return v
 
 
 def spec_path(spec_name):
@@ -34,19 +28,26 @@ def spec_metrics(spec_name):
         return (yaml.safe_load(f) or {}).get("metrics") or {}
 
 
-def load_rows(results_root, spec_name):
-    """Rows of <results_root>/<spec_name>/results.csv, numbers as floats, empty cells None."""
+def load_table(results_root, spec_name):
+    """<results_root>/<spec_name>/results.csv as a DataFrame (collect.load): a row per
+    finished point, statistics as floats, the point's directory as `_dir`."""
     path = os.path.join(results_root, spec_name, "results.csv")
     if not os.path.isfile(path):
         raise ResultsMissing(f"{path} does not exist: run experiments/sweep.py {spec_path(spec_name)} "
                              f"--out {os.path.join(results_root, spec_name)}")
-    with open(path, newline="") as f:
-        rows = [{k: _number(v) for k, v in r.items()} for r in csv.DictReader(f)]
-    if not rows:
+    df = collect.load(path)
+    if df.empty:
         raise ResultsMissing(f"{path} has no finished point")
-    for r in rows:
-        r["_dir"] = os.path.join(results_root, spec_name, r["dir"])
-    return rows
+    numbers = [c for c in df.columns if not flat.is_text_column(c)]
+    df[numbers] = df[numbers].astype(float)
+    df["_dir"] = [os.path.join(results_root, spec_name, d) for d in df["dir"]]
+    return df
+
+
+def load_rows(results_root, spec_name):
+    """load_table as a list of dicts, empty cells None."""
+    df = load_table(results_root, spec_name)
+    return [{k: None if v != v else v for k, v in r.items()} for r in df.to_dict("records")]
 
 
 def require(rows, spec_name, *columns):
@@ -69,7 +70,3 @@ def one(rows, **where):
     if len(m) > 1:
         raise ValueError(f"{len(m)} rows match {where}")
     return m[0] if m else None
-
-
-def values(rows, column):
-    return [r[column] for r in rows if isinstance(r.get(column), float)]
