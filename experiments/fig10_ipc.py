@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.metrics import geomean  # noqa: E402
 from figures.plotting import figure_main, grouped_bars, legend_outside, new_figure, paper_marks, save, write_table  # noqa: E402
-from figures.results import load_rows, one, require  # noqa: E402
+from figures.results import load_results, pivot, points, require  # noqa: E402
 
 NAME = "fig10_ipc"
 SHOWN = ["hetero", "hybridgpu", "optane", "zng-base", "zng-rdopt", "zng-wropt"]
@@ -21,15 +21,14 @@ def paper_normalised():
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "ipc")
-    workloads = [w for w in paper.WORKLOADS + paper.PAIRS if one(rows, config="zng", workload=w)]
+    df = load_results(results_root, NAME)
+    require(df, NAME, "ipc")
+    workloads = [w for w in paper.WORKLOADS + paper.PAIRS if (w, "zng") in points(df)]
+    ipc = pivot(df, "ipc")
 
     def norm(w, cfg):
-        r, z = one(rows, config=cfg, workload=w), one(rows, config="zng", workload=w)
-        if r is None or z is None or r["ipc"] is None or not z["ipc"]:
-            return None
-        return r["ipc"] / z["ipc"]
+        r, z = ipc.get((w, cfg)), ipc.get((w, "zng"))
+        return r / z if r is not None and z else None
 
     means = {cfg: geomean([norm(w, cfg) for w in workloads]) for cfg in SHOWN}
     groups = workloads + ["geomean"]

@@ -8,21 +8,21 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.metrics import mean  # noqa: E402
 from figures.plotting import figure_main, grouped_bars, legend_outside, new_figure, paper_marks, save, write_table  # noqa: E402
-from figures.results import load_rows, one, require  # noqa: E402
+from figures.results import load_results, pivot, require  # noqa: E402
 
 NAME = "fig11_flash_bandwidth"
 SHOWN = ["hybridgpu", "optane", "zng-base", "zng-rdopt", "zng-wropt", "zng"]
 
 
-def medium_bandwidth(r):
-    if r is None or r.get("medium_read_GBps") is None:
-        return None
-    return r["medium_read_GBps"] + (r.get("medium_write_GBps") or 0.0)
+def medium_bandwidth(df):
+    """{(workload, config): medium read + write bandwidth} of the points with a read bandwidth."""
+    return pivot(df.assign(medium=df["medium_read_GBps"] + df["medium_write_GBps"].fillna(0.0)), "medium")
 
 
-def averages(rows):
+def averages(df):
     """Arithmetic mean bandwidth per platform over the workloads (the paper says 'average')."""
-    return {c: mean([medium_bandwidth(r) for r in rows if r["config"] == c]) for c in SHOWN}
+    bw = medium_bandwidth(df)
+    return {c: mean(v for (_, cc), v in bw.items() if cc == c) for c in SHOWN}
 
 
 def paper_averages():
@@ -35,21 +35,22 @@ def paper_averages():
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "medium_read_GBps")
-    workloads = [w for w in paper.WORKLOADS + paper.PAIRS if any(r["workload"] == w for r in rows)]
-    avg = averages(rows)
+    df = load_results(results_root, NAME)
+    require(df, NAME, "medium_read_GBps")
+    workloads = [w for w in paper.WORKLOADS + paper.PAIRS if (df["workload"] == w).any()]
+    avg = averages(df)
+    bw = medium_bandwidth(df)
     groups = workloads + ["average"]
     fig, ax = new_figure(14, 4.5)
     grouped_bars(ax, groups, SHOWN,
-                 lambda g, c: avg[c] if g == "average" else medium_bandwidth(one(rows, config=c, workload=g)),
+                 lambda g, c: avg[c] if g == "average" else bw.get((g, c)),
                  "medium bandwidth, read + write (GB/s)", "Fig. 11: bandwidth of the flash arrays", log=True)
     paper_marks(ax, groups, SHOWN, {("average", c): v for c, v in paper_averages().items()},
                 "paper average (4.2 GB/s stated; others by stated ratios)")
     legend_outside(ax)
     files = save(fig, out, NAME)
     pa = paper_averages()
-    table = [[w] + [medium_bandwidth(one(rows, config=c, workload=w)) for c in SHOWN] for w in workloads]
+    table = [[w] + [bw.get((w, c)) for c in SHOWN] for w in workloads]
     table += [["average (ours)"] + [avg[c] for c in SHOWN], ["paper average"] + [pa.get(c) for c in SHOWN]]
     files.append(write_table(out, NAME, "Fig. 11: medium bandwidth (GB/s)", ["workload"] + SHOWN, table,
                              [paper.HYBRIDGPU_FLASH_BW.quote, paper.RDOPT_BW_OVER_HYBRIDGPU.quote,

@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.metrics import mean  # noqa: E402
 from figures.plotting import figure_main  # noqa: E402
-from figures.results import load_rows, require  # noqa: E402
+from figures.results import load_results, require  # noqa: E402
 from figures.variant_bars import draw_variant_bars, variant_averages  # noqa: E402
 
 NAME = "fig12_read_reaccesses"
@@ -25,9 +25,9 @@ def paper_relative(sram_average):
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "read_reaccesses")
-    _, avg, _ = variant_averages(rows, "read_reaccesses", LABELS)
+    df = load_results(results_root, NAME)
+    require(df, NAME, "read_reaccesses")
+    _, avg, _ = variant_averages(df, "read_reaccesses", LABELS)
     marks = paper_relative(avg["sram-l2"]) if avg.get("sram-l2") else None
     return draw_variant_bars(results_root, out, NAME, "read_reaccesses", LABELS,
                              "read re-accesses (pages sensed again)", "Fig. 12: read re-accesses in flash arrays",

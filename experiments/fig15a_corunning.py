@@ -7,7 +7,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.plotting import figure_main, grouped_bars, new_figure, save, write_table  # noqa: E402
-from figures.results import load_rows, one, require  # noqa: E402
+from figures.results import load_results, pivot, require  # noqa: E402
 
 NAME = "fig15a_corunning"
 COPIES = [1, 2, 4, 8]
@@ -18,25 +18,26 @@ def copies_workload(app, n):
     return ",".join([app] * n)
 
 
-def speedups(rows, app):
+def speedups(df, app):
     """{(copies, platform): total IPC of n copies / IPC of one copy on that platform}."""
+    ipc = pivot(df, "ipc")
     out = {}
     for cfg in PLATFORMS:
-        base = one(rows, config=cfg, workload=app)
+        base = ipc.get((app, cfg))
         for n in COPIES:
-            r = one(rows, config=cfg, workload=copies_workload(app, n))
-            if base and r and base["ipc"] and r["ipc"] is not None:
-                out[(n, cfg)] = r["ipc"] / base["ipc"]
+            r = ipc.get((copies_workload(app, n), cfg))
+            if base and r is not None:
+                out[(n, cfg)] = r / base
     return out
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "ipc")
+    df = load_results(results_root, NAME)
+    require(df, NAME, "ipc")
     fig, axes = new_figure(10, 4, ncols=2)
     table = []
     for ax, app in zip(axes, ["betw", "back"]):
-        s = speedups(rows, app)
+        s = speedups(df, app)
         grouped_bars(ax, [f"{n} cop{'y' if n == 1 else 'ies'}" for n in COPIES], PLATFORMS,
                      lambda g, c: s.get((int(g.split()[0]), c)), "total IPC / IPC of one copy (x)",
                      f"{app} ({'read' if app == 'betw' else 'write'}-intensive)")

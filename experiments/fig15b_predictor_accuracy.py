@@ -8,32 +8,33 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.metrics import mean  # noqa: E402
 from figures.plotting import figure_main, grouped_bars, new_figure, save, write_table  # noqa: E402
-from figures.results import load_rows, one, require  # noqa: E402
+from figures.results import load_results, pivot, require  # noqa: E402
 
 NAME = "fig15b_predictor_accuracy"
 
 
-def accuracies(rows):
+def _checks(df):
+    return pivot(df, "predictor_checks") if "predictor_checks" in df else {}
+
+
+def accuracies(df):
     """{workload: decision accuracy} over the workloads whose predictor decided at least
     once: with no decision the ratio is undefined (stats.json reports 0), so such a
     workload is left out."""
-    acc = {}
-    for w in paper.WORKLOADS:
-        r = one(rows, config="zng", workload=w)
-        if r and r.get("predictor_accuracy") is not None and r.get("predictor_checks") != 0:
-            acc[w] = r["predictor_accuracy"]
-    return acc
+    acc, checks = pivot(df, "predictor_accuracy"), _checks(df)
+    return {w: acc[(w, "zng")] for w in paper.WORKLOADS if (w, "zng") in acc and checks.get((w, "zng")) != 0}
 
 
-def silent(rows):
+def silent(df):
     """Workloads whose predictor made no decision (no read miss was tested)."""
-    return [w for w in paper.WORKLOADS if (r := one(rows, config="zng", workload=w)) and r.get("predictor_checks") == 0]
+    checks = _checks(df)
+    return [w for w in paper.WORKLOADS if checks.get((w, "zng")) == 0]
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "predictor_accuracy")
-    acc = accuracies(rows)
+    df = load_results(results_root, NAME)
+    require(df, NAME, "predictor_accuracy")
+    acc = accuracies(df)
     groups = list(acc) + ["average"]
     avg = mean(acc.values())
     fig, ax = new_figure(10, 4)
@@ -50,7 +51,7 @@ def draw(results_root, out):
     files.append(write_table(out, NAME, "Fig. 15b: predictor accuracy", ["workload", "accuracy"], table,
                              [paper.PREDICTOR_ACCURACY_MEAN.quote, paper.PREDICTOR_ACCURACY_WORST.quote,
                               "No predictor decision (no read miss tested), so no accuracy: "
-                              + (", ".join(silent(rows)) or "none")]))
+                              + (", ".join(silent(df)) or "none")]))
     return files
 
 

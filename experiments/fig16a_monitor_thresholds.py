@@ -9,25 +9,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.metrics import geomean  # noqa: E402
 from figures.plotting import figure_main, new_figure, save, write_table  # noqa: E402
-from figures.results import load_rows, require  # noqa: E402
+from figures.results import load_results, require  # noqa: E402
 
 NAME = "fig16a_monitor_thresholds"
 HIGH, LOW = "set.gpu.l2.policy.waste_high", "set.gpu.l2.policy.waste_low"
 
 
-def grid(rows):
+def grid(df):
     """{(high, low): geomean over workloads of IPC / IPC at the paper's thresholds}, and
     the thresholds present."""
-    def thresholds(r):  # --set values are text as given
-        return float(r[HIGH]), float(r[LOW])
-
-    ref = {r["workload"]: r["ipc"] for r in rows
-           if thresholds(r) == (paper.BEST_WASTE_HIGH.value, paper.BEST_WASTE_LOW.value) and r["ipc"]}
-    cells = {}
-    for r in rows:
-        if r["workload"] in ref and r["ipc"] is not None:
-            cells.setdefault(thresholds(r), []).append(r["ipc"] / ref[r["workload"]])
-    g = {k: geomean(v) for k, v in cells.items()}
+    t = df.assign(high=df[HIGH].astype(float), low=df[LOW].astype(float))  # --set values are text
+    t = t[t["ipc"].notna()]
+    at_best = t[(t["high"] == paper.BEST_WASTE_HIGH.value) & (t["low"] == paper.BEST_WASTE_LOW.value) & (t["ipc"] != 0)]
+    ref = dict(zip(at_best["workload"], at_best["ipc"]))
+    t = t[t["workload"].isin(ref)]
+    norm = t["ipc"] / t["workload"].map(ref)
+    g = {(float(h), float(l)): geomean(v) for (h, l), v in norm.groupby([t["high"], t["low"]])}
     return g, sorted({h for h, _ in g}), sorted({l for _, l in g})
 
 
@@ -36,9 +33,9 @@ def best(g):
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "ipc")
-    g, highs, lows = grid(rows)
+    df = load_results(results_root, NAME)
+    require(df, NAME, "ipc")
+    g, highs, lows = grid(df)
     fig, ax = new_figure(6, 4.5)
     data = [[g.get((h, l), float("nan")) for l in lows] for h in highs]
     im = ax.imshow(data, cmap="viridis", origin="lower", aspect="auto")

@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from figures import paper  # noqa: E402
 from figures.plotting import figure_main, grouped_bars, new_figure, save, write_table  # noqa: E402
-from figures.results import load_rows, require  # noqa: E402
+from figures.results import load_results, require  # noqa: E402
 
 NAME = "fig17_gc"
 APPS = ["betw", "back"]
@@ -25,14 +25,13 @@ def app_ipc(row, app):
     return None
 
 
-def gc_change(rows):
+def gc_change(df):
     """{app: IPC with GC / IPC without - 1}: the run with most merges against one with
     none; None when the sweep has no such pair (said in the table)."""
-    without = [r for r in rows if r.get("gc_merges") == 0]
-    with_gc = [r for r in rows if (r.get("gc_merges") or 0) > 0]
-    if not without or not with_gc:
+    without, with_gc = df[df["gc_merges"] == 0], df[df["gc_merges"] > 0]
+    if without.empty or with_gc.empty:
         return None, None, None
-    w, g = without[0], max(with_gc, key=lambda r: r["gc_merges"])
+    w, g = without.iloc[0], with_gc.loc[with_gc["gc_merges"].idxmax()]
     return {a: (app_ipc(g, a) / app_ipc(w, a) - 1) if app_ipc(g, a) and app_ipc(w, a) else None
             for a in APPS}, g, w
 
@@ -51,11 +50,12 @@ def request_series(row):
 
 
 def draw(results_root, out):
-    rows = load_rows(results_root, NAME)
-    require(rows, NAME, "ipc", "gc_merges")
+    df = load_results(results_root, NAME)
+    require(df, NAME, "ipc", "gc_merges")
+    rows = [r for _, r in df.iterrows()]
     labels = [r["label"] for r in rows]
-    change, with_gc, without = gc_change(rows)
-    shown = with_gc or max(rows, key=lambda r: r.get("gc_merges") or 0)
+    change, with_gc, without = gc_change(df)
+    shown = with_gc if with_gc is not None else df.loc[df["gc_merges"].fillna(0).idxmax()]
     series = request_series(shown)
     fig, (ax_a, ax_b) = new_figure(12, 4, ncols=2)
     by = {r["label"]: r for r in rows}

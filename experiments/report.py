@@ -25,9 +25,9 @@ import fig15b_predictor_accuracy as fig15b  # noqa: E402
 import fig16a_monitor_thresholds as fig16a  # noqa: E402
 import fig17_gc as fig17  # noqa: E402
 from figures import paper  # noqa: E402
-from figures.metrics import geomean, mean, mean_ratio  # noqa: E402
+from figures.metrics import geomean, mean  # noqa: E402
 from figures.plotting import fmt  # noqa: E402
-from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_rows, require  # noqa: E402
+from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_results, pivot, require  # noqa: E402
 from figures.variant_bars import variant_averages  # noqa: E402
 
 TOLERANCE = 0.25
@@ -37,15 +37,15 @@ class Missing(Exception):
     pass
 
 
-def fig10_bar_ratio(rows, num, den, workloads=None, base="zng"):
+def fig10_bar_ratio(df, num, den, workloads=None, base="zng"):
     """The paper's Fig. 10 average: each workload's IPCs normalised to ZnG's ("the values
     are normalized to ZnG's IPCs"), each platform's bars averaged (arithmetic mean), then
     num's mean over den's. None when no workload has all three IPCs."""
-    ipc = {(r["config"], r["workload"]): r.get("ipc") for r in rows}
-    keys = sorted({r["workload"] for r in rows if workloads is None or r["workload"] in workloads})
+    ipc = pivot(df, "ipc")
+    keys = sorted({w for w in df["workload"] if workloads is None or w in workloads})
     bars = {c: [] for c in (num, den)}
     for w in keys:
-        b, n, d = ipc.get((base, w)), ipc.get((num, w)), ipc.get((den, w))
+        b, n, d = ipc.get((w, base)), ipc.get((w, num)), ipc.get((w, den))
         if b and n is not None and d is not None:
             bars[num].append(n / b)
             bars[den].append(d / b)
@@ -56,9 +56,11 @@ def fig10_bar_ratio(rows, num, den, workloads=None, base="zng"):
 def fig10_claim(num, den, workloads=None):
     """(mean of ZnG-normalised bars, as the paper averages Fig. 10; the geomean of the
     per-workload ratios beside it). The status uses the first."""
-    def f(rows):
-        bars = fig10_bar_ratio(rows, num, den, workloads)
-        g, _ = mean_ratio(rows, "ipc", num, den, keys=workloads)
+    def f(df):
+        bars = fig10_bar_ratio(df, num, den, workloads)
+        ipc = pivot(df, "ipc")
+        g = geomean([v / ipc[(w, den)] for (w, c), v in ipc.items()
+                     if c == num and ipc.get((w, den)) and (workloads is None or w in workloads)])
         if bars is None or g is None:
             raise Missing(f"no workload has IPC for {num}, {den} and zng")
         return bars, f"geomean of per-workload ratios {fmt(g)}"
@@ -66,8 +68,8 @@ def fig10_claim(num, den, workloads=None):
 
 
 def bw_ratio(num, den):
-    def f(rows):
-        avg = fig11.averages(rows)
+    def f(df):
+        avg = fig11.averages(df)
         if not avg.get(num) or not avg.get(den):
             raise Missing(f"no medium bandwidth for {num} or {den}")
         return avg[num] / avg[den]
@@ -75,8 +77,8 @@ def bw_ratio(num, den):
 
 
 def bw_of(cfg):
-    def f(rows):
-        v = fig11.averages(rows).get(cfg)
+    def f(df):
+        v = fig11.averages(df).get(cfg)
         if v is None:
             raise Missing(f"no medium bandwidth for {cfg}")
         return v
@@ -84,49 +86,48 @@ def bw_of(cfg):
 
 
 def variant_avg(column, labels):
-    def f(rows):
-        _, avg, _ = variant_averages(rows, column, labels)
+    def f(df):
+        _, avg, _ = variant_averages(df, column, labels)
         return avg
     return f
 
 
 def reaccess_cut(lo, hi):
-    def f(rows):
-        avg = variant_avg("read_reaccesses", fig12.LABELS)(rows)
+    def f(df):
+        avg = variant_avg("read_reaccesses", fig12.LABELS)(df)
         if not avg.get(lo) or avg.get(hi) is None:
             raise Missing(f"no read re-accesses for {lo} or {hi}")
         return 1 - avg[hi] / avg[lo]
     return f
 
 
-def redirection_rise(rows):
-    avg = variant_avg("read_reaccesses", fig12.LABELS)(rows)
+def redirection_rise(df):
+    avg = variant_avg("read_reaccesses", fig12.LABELS)(df)
     if not avg.get("dyn-prefetch") or avg.get("redirection") is None:
         raise Missing("no read re-accesses for dyn-prefetch or redirection")
     return avg["redirection"] / avg["dyn-prefetch"] - 1
 
 
 def redundancy(label):
-    def f(rows):
-        v = variant_avg("write_redundancy", fig13.LABELS)(rows).get(label)
+    def f(df):
+        v = variant_avg("write_redundancy", fig13.LABELS)(df).get(label)
         if v is None:
             raise Missing(f"no write redundancy for {label}")
         return v
     return f
 
 
-def redundancy_cut(rows):
-    avg = variant_avg("write_redundancy", fig13.LABELS)(rows)
+def redundancy_cut(df):
+    avg = variant_avg("write_redundancy", fig13.LABELS)(df)
     if not avg.get("baseline") or avg.get("network") is None:
         raise Missing("no write redundancy for baseline or network")
     return 1 - avg["network"] / avg["baseline"]
 
 
 def label_ratio(num, den, reduce=geomean):
-    def f(rows):
-        a = {r["workload"]: r["ipc"] for r in rows if r["label"] == num and r.get("ipc")}
-        b = {r["workload"]: r["ipc"] for r in rows if r["label"] == den and r.get("ipc")}
-        rs = [a[w] / b[w] for w in a if w in b]
+    def f(df):
+        ipc = pivot(df, "ipc", columns="label")
+        rs = [v / ipc[(w, den)] for (w, l), v in ipc.items() if l == num and v and ipc.get((w, den))]
         if not rs:
             raise Missing(f"no workload has IPC for both {num} and {den}")
         return reduce(rs)
@@ -134,8 +135,8 @@ def label_ratio(num, den, reduce=geomean):
 
 
 def accuracy(reduce):
-    def f(rows):
-        acc = fig15b.accuracies(rows)
+    def f(df):
+        acc = fig15b.accuracies(df)
         if not acc:
             raise Missing("no predictor accuracy")
         return reduce(acc.values())
@@ -143,8 +144,8 @@ def accuracy(reduce):
 
 
 def best_threshold(index):
-    def f(rows):
-        b = fig16a.best(fig16a.grid(rows)[0])
+    def f(df):
+        b = fig16a.best(fig16a.grid(df)[0])
         if b is None:
             raise Missing("no threshold point with IPC")
         return b[index]
@@ -152,8 +153,8 @@ def best_threshold(index):
 
 
 def gc_effect(app):
-    def f(rows):
-        change, _, _ = fig17.gc_change(rows)
+    def f(df):
+        change, _, _ = fig17.gc_change(df)
         if change is None or change.get(app) is None:
             raise Missing("the sweep has no pair of runs with and without GC merges")
         return change[app]
@@ -227,10 +228,10 @@ def measure(results_root):
     for claim, stated, spec, compute, how, needs in CLAIMS:
         try:
             if spec not in cache:
-                cache[spec] = load_rows(results_root, spec)
-            rows = cache[spec]
-            require(rows, spec, *needs)
-            ours = compute(rows)
+                cache[spec] = load_results(results_root, spec)
+            df = cache[spec]
+            require(df, spec, *needs)
+            ours = compute(df)
             if isinstance(ours, tuple):  # (value, a second average shown beside it)
                 ours, note = ours
                 how = f"{how}; {note}"

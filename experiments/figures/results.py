@@ -28,7 +28,7 @@ def spec_metrics(spec_name):
         return (yaml.safe_load(f) or {}).get("metrics") or {}
 
 
-def load_table(results_root, spec_name):
+def load_results(results_root, spec_name):
     """<results_root>/<spec_name>/results.csv as a DataFrame (collect.load): a row per
     finished point, statistics as floats, the point's directory as `_dir`."""
     path = os.path.join(results_root, spec_name, "results.csv")
@@ -44,29 +44,21 @@ def load_table(results_root, spec_name):
     return df
 
 
-def load_rows(results_root, spec_name):
-    """load_table as a list of dicts, empty cells None."""
-    df = load_table(results_root, spec_name)
-    return [{k: None if v != v else v for k, v in r.items()} for r in df.to_dict("records")]
-
-
-def require(rows, spec_name, *columns):
+def require(df, spec_name, *columns):
     """Raises StatisticMissing naming the stat behind each column no point has a value for."""
     metrics = spec_metrics(spec_name)
-    absent = [c for c in columns if all(r.get(c) is None for r in rows)]
+    absent = [c for c in columns if c not in df or df[c].isna().all()]
     if absent:
         names = ", ".join(f"'{metrics.get(c, c)}' (column {c})" for c in absent)
         raise StatisticMissing(f"statistic {names} absent from every point of the {spec_name} sweep; "
                                f"zngsim's stats.json does not provide it yet")
 
 
-def select(rows, **where):
-    return [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+def pivot(df, column, index="workload", columns="config"):
+    """{(index value, columns value): column} over the points that have a value."""
+    return df.pivot(index=index, columns=columns, values=column).stack().to_dict()
 
 
-def one(rows, **where):
-    """The single row matching `where`, or None when that point did not finish."""
-    m = select(rows, **where)
-    if len(m) > 1:
-        raise ValueError(f"{len(m)} rows match {where}")
-    return m[0] if m else None
+def points(df, index="workload", columns="config"):
+    """The (index value, columns value) pairs of the finished points."""
+    return set(zip(df[index], df[columns]))
