@@ -1,4 +1,4 @@
-# cmake -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... -DCXX_COMPILER=... -DPYTHON=... -P install_test.cmake
+# cmake -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... -DCXX_COMPILER=... [-DCONSUMER_LINK_FLAGS=...] -DPYTHON=... -P install_test.cmake
 set(prefix ${WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -48,7 +48,8 @@ endif()
 
 # 4. A consumer project links the models through find_package(zngsim).
 run_checked("consumer configure" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/consumer
-            -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release)
+            -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
+            "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_LINK_FLAGS}")
 run_checked("consumer build" ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run_checked("consumer run" ${WORK_DIR}/consumer/zng_consumer ${prefix}/share/zngsim/configs/zng.yaml)
 # zng's platform file names its platform; the default flash shape has
