@@ -169,14 +169,19 @@ class SlurmSweep(t.TempDirTest):
         self.assertEqual(len(point_dirs(points)), 3)
         self.assertEqual(point_dirs(points, ".failed"), [])
 
-    def test_interrupt_cancels_the_array(self):
-        out = os.path.join(self.tmp, "out")
+    def start_held_sweep(self, out):
+        """Starts a sweep whose deg and bfs1 points hold until released; returns the
+        sweep's process and its job array id once a point has started."""
         for w in ("deg", "bfs1"):
             open(os.path.join(self.hold, f"hold-{w}"), "w").close()
         proc = self.start_sweep(out)
         wait_for(lambda: glob.glob(os.path.join(self.hold, "held-*")), 30, "a point to start")
         with open(out + ".log") as f:
-            array = re.search(r"submitted job array (\d+)", f.read()).group(1)
+            return proc, re.search(r"submitted job array (\d+)", f.read()).group(1)
+
+    def test_interrupt_cancels_the_array(self):
+        out = os.path.join(self.tmp, "out")
+        proc, array = self.start_held_sweep(out)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)
         with open(out + ".log") as f:
@@ -196,12 +201,7 @@ class SlurmSweep(t.TempDirTest):
     def test_array_of_a_killed_sweep_is_cancelled_on_resume(self):
         # Every point held: a SIGKILLed sweep cannot cancel, so its array runs on.
         out = os.path.join(self.tmp, "out")
-        for w in ("deg", "bfs1"):
-            open(os.path.join(self.hold, f"hold-{w}"), "w").close()
-        proc = self.start_sweep(out)
-        wait_for(lambda: glob.glob(os.path.join(self.hold, "held-*")), 30, "a point to start")
-        with open(out + ".log") as f:
-            array = re.search(r"submitted job array (\d+)", f.read()).group(1)
+        proc, array = self.start_held_sweep(out)
         proc.kill()
         proc.wait(timeout=30)
         self.assertEqual(len(slurm("squeue", "--noheader", "--array", "--jobs", array).stdout.splitlines()), 3)
