@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Fig. 17: garbage collection in betw-back on ZnG. (a) per-app IPC of each run, with
 its number of GC merges, and the change from the run without merges to the one with
-the most; (b) memory requests per app per interval from that run's series.csv."""
+the most; (b) memory requests per app over time from that run's series (the
+sweep's series.csv, re-binned by the spec's `series` key)."""
 import csv
 import os
 import re
@@ -36,17 +37,19 @@ def gc_change(df):
             for a in APPS}, g, w
 
 
-def request_series(row):
-    """(time_us, {app: requests per interval}) from the point's series.csv, or None."""
-    path = os.path.join(row["_dir"], "series.csv")
+def request_series(results_root, row):
+    """(time_us, {app: requests per bin}) of the row's point from the sweep's series.csv
+    (the spec's `series` key), or None."""
+    path = os.path.join(results_root, NAME, "series.csv")
     if not os.path.isfile(path):
         return None
     with open(path, newline="") as f:
-        data = list(csv.DictReader(f))
+        data = [d for d in csv.DictReader(f) if d["point"] == row["point"]]
     cols = {m["app"]: c for c in (data[0].keys() if data else []) if (m := REQUEST_COLUMN.match(c))}
     if not cols:
         return None
-    return [float(d["time_us"]) for d in data], {a: [float(d[c]) for d in data] for a, c in cols.items()}
+    return ([float(d["time_us"]) for d in data],
+            {a: [float(d[c]) if d[c] else 0.0 for d in data] for a, c in cols.items()})
 
 
 def draw(results_root, out):
@@ -56,7 +59,7 @@ def draw(results_root, out):
     labels = [r["label"] for r in rows]
     change, with_gc, without = gc_change(df)
     shown = with_gc if with_gc is not None else df.loc[df["gc_merges"].fillna(0).idxmax()]
-    series = request_series(shown)
+    series = request_series(results_root, shown)
     fig, (ax_a, ax_b) = new_figure(12, 4, ncols=2)
     by = {r["label"]: r for r in rows}
     grouped_bars(ax_a, APPS, labels, lambda a, l: app_ipc(by[l], a), "IPC (warp instr./cycle)",
@@ -68,12 +71,13 @@ def draw(results_root, out):
         for a, ys in per_app.items():
             ax_b.plot(t, ys, label=a)
         ax_b.set_xlabel("simulated time (us)")
-        ax_b.set_ylabel("memory requests per interval")
+        ax_b.set_ylabel("memory requests per bin of the series")
         ax_b.set_title(f"(b) memory requests, {shown['label']} run")
         ax_b.legend(fontsize=8)
     else:
-        msg = ("no per-app request columns (gpu.app.<app>.*requests*) in series.csv of "
-               f"{shown['_dir']}: zngsim does not write them yet")
+        msg = (f"no per-app request columns (gpu.app.<app>.*requests*) for point {shown['point']} in "
+               f"{os.path.join(results_root, NAME, 'series.csv')} (written by the sweep from the spec's "
+               "`series` key)")
         print(f"{NAME}: panel (b) skipped: {msg}", file=sys.stderr)
         notes.append(f"Panel (b) skipped: {msg}.")
         ax_b.text(0.5, 0.5, "per-app request series\nnot available", ha="center", va="center")

@@ -37,6 +37,7 @@ from sweeps.executors import (SLURM_OPTIONS, ExecutorError, Job, LocalExecutor, 
 from sweeps.provenance import Provenance, differences  # noqa: E402
 from sweeps.spec import MAX_POINTS, ROOT, WORKLOAD_OPTIONS, SpecError, load_spec  # noqa: E402
 from sweeps.flat import point_row, write_csv  # noqa: E402
+from sweeps.series import write_series  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
 
@@ -311,9 +312,14 @@ def make_executor(a, spec):
 
 def write_stats_table(spec, store):
     """OUT/stats.csv: every scalar statistic, config value and coordinate of each
-    finished point of the sweep, in spec order (sweeps/flat.py; collect.py loads it)."""
-    finished = [store.final_dir(p) for p in spec.points if store.is_done(p)]
-    return write_csv([point_row(d, store.out) for d in finished], os.path.join(store.out, "stats.csv"))
+    finished point of the sweep, in spec order (sweeps/flat.py; collect.py loads it);
+    OUT/series.csv too when the spec has a `series` key (sweeps/series.py)."""
+    finished = [p for p in spec.points if store.is_done(p)]
+    if spec.series:
+        write_series([(p.id, p.label, p.workload, store.final_dir(p)) for p in finished], spec.series,
+                     os.path.join(store.out, "series.csv"))
+    return write_csv([point_row(store.final_dir(p), store.out) for p in finished],
+                     os.path.join(store.out, "stats.csv"))
 
 
 def stop_on_sigterm(signum, frame):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from .executors import SLURM_OPTIONS, slurm_option_error
+from .series import check_series
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,6 +65,7 @@ SPEC_KEYS = {
     "points": "explicit points instead of the product: [{config, workload, label, options, set}]",
     "metrics": "extra CSV columns, column: stat name",
     "app_metrics": "extra per-app CSV columns, column: stat name with {app}",
+    "series": "time series kept in OUT/series.csv, {bin: <time>, columns: {glob: sum|mean|last}} (sweeps/series.py)",
     "slurm": "defaults of --executor slurm, {" + ", ".join(SLURM_OPTIONS) + "}; the command line overrides them",
 }
 POINT_KEYS = ("config", "workload", "label", "options", "set")
@@ -130,6 +132,7 @@ class Spec:
     metrics: dict = field(default_factory=dict)
     app_metrics: dict = field(default_factory=dict)
     slurm: dict = field(default_factory=dict)   # SLURM_OPTIONS key -> value (text)
+    series: dict = None                          # sweeps/series.py check_series(), or None
 
 
 def _scalar_text(v):
@@ -359,4 +362,5 @@ def load_spec(path, preset=None, max_points=MAX_POINTS):
     return Spec(path, name, str(raw.get("description", "")), points,
                 {**DEFAULT_METRICS, **check.metrics(raw.get("metrics") or {}, "metrics", False)},
                 {**DEFAULT_APP_METRICS, **check.metrics(raw.get("app_metrics") or {}, "app_metrics", True)},
-                check.slurm(raw.get("slurm") or {}, "slurm"))
+                check.slurm(raw.get("slurm") or {}, "slurm"),
+                check_series(raw["series"], check.fail) if "series" in raw else None)
