@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
+#include "sim/core/hash_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/hetero/nvme_ssd.hpp"
 #include "mmu_ftl/hetero/pcie_link.hpp"
@@ -65,8 +65,8 @@ private:
     SerialLink h2d_, d2h_;
     std::unique_ptr<NvmeSsd> ssd_;
     LruPageCache frames_;          // slot = GPU frame
-    FlatKeyMap pending_;           // page key -> fault
-    FlatKeyMap placement_;         // page key -> SSD page (data laid out in first-touch order)
+    GrowingHashMap<uint32_t> pending_{512};    // page key -> fault
+    GrowingHashMap<uint32_t> placement_{512};  // page key -> SSD page (data laid out in first-touch order)
     uint64_t ssd_pages_used_ = 0;
     std::vector<Fault> faults_v_;
     std::vector<uint32_t> free_faults_;

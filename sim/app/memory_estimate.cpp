@@ -13,7 +13,7 @@
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "gpu_model/tlb/mmu.hpp"
 #include "sim/config/params.hpp"
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::cli {
