@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu_model/common/edge_clock.hpp"
-#include "sim/core/hash_map.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "gpu_model/tlb/translation_client.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/address_translator.hpp"

@@ -13,10 +13,10 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/hash_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/hetero/nvme_ssd.hpp"
 #include "mmu_ftl/hetero/pcie_link.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/mem/address_translator.hpp"
 
 namespace zng {

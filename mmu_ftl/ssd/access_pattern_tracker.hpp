@@ -49,8 +49,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/hash_map.hpp"
 #include "sim/config/params.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 

@@ -24,8 +24,8 @@
 #include <functional>
 #include <vector>
 
-#include "sim/core/hash_map.hpp"
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/mem/address_translator.hpp"
 
