@@ -27,11 +27,11 @@
 
 #include "flash_model/log_block_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
-#include "mmu_ftl/common/serial_link.hpp"
-#include "mmu_ftl/common/server_pool.hpp"
 #include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"
 #include "sim/core/ring_queue.hpp"
+#include "sim/mem/serial_link.hpp"
+#include "sim/mem/server_pool.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace zng {
