@@ -13,7 +13,6 @@
 #include "flash_model/flash_controller.hpp"
 #include "flash_model/flash_package.hpp"
 #include "flash_model/flash_transaction.hpp"
-#include "flash_model/owned_clock.hpp"
 
 namespace zng::flash {
 

@@ -9,12 +9,13 @@
 //    compete for the same planes, ports and network as demand traffic.
 //
 // Wiring: the zng_flash back end uses the platform's AddressTranslator as its
-// LogBlockMap when the translator also derives from LogBlockMap; otherwise it uses its
+// LogBlockMap when the translator offers one (InterfaceProvider); otherwise it uses its
 // built-in allocator (see simple_log_block_allocator.hpp). Either way the back end hands
 // the map its FlashOpExecutor through attach(), so the platform needs no special case.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 #include "flash_model/flash_address.hpp"
 #include "flash_model/flash_geometry.hpp"
@@ -25,6 +26,7 @@ class FlashOpExecutor;
 
 class LogBlockMap {
 public:
+    static constexpr std::string_view kInterfaceName = "log_block_map";
     // log_block_for()'s answer for a page of a data block the FTL has retired: a merge
     // moved the block's data elsewhere and a cache still held a dirty line under the old
     // physical address. Its data block no longer exists, so the flash model drops the

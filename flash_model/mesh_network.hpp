@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "flash_model/flash_network.hpp"
-#include "flash_model/owned_clock.hpp"
 #include "flash_model/index_pool.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/ring_queue.hpp"

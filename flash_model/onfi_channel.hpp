@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "flash_model/flash_network.hpp"
-#include "flash_model/owned_clock.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"

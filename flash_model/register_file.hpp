@@ -25,7 +25,7 @@
 
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/register_replacement.hpp"
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::flash {
 

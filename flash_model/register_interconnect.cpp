@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "flash_model/flash_package.hpp"
-#include "flash_model/owned_clock.hpp"
 
 namespace zng::flash {
 

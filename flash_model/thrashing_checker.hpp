@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sim/config/params.hpp"
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::flash {
 

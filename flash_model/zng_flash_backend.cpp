@@ -33,7 +33,7 @@ ZngFlashBackend::ZngFlashBackend(Simulator& sim, const BackendContext& ctx, cons
     FlashSpec spec = load_flash_spec(ctx.root);
     FlashBackboneSettings bs = FlashBackboneSettings::read(p, "memory");
     backbone_ = std::make_unique<FlashBackbone>(sim, spec, bs);
-    LogBlockMap* map = dynamic_cast<LogBlockMap*>(ctx.translator);
+    LogBlockMap* map = ctx.translator ? ctx.translator->find_interface<LogBlockMap>() : nullptr;
     if (!map) {
         try {
             builtin_ = std::make_unique<SimpleLogBlockAllocator>(backbone_->geometry(), p.u32("log_blocks_per_plane"));

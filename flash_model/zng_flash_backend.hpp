@@ -4,8 +4,8 @@
 // programmable row decoders. Physical addresses are flash byte addresses (the MMU's
 // FTL translates to them); capacity is the geometry's.
 //
-// Writes go to log blocks chosen by a LogBlockMap: the platform's AddressTranslator
-// when it derives from LogBlockMap (ZnG's MMU-resident FTL), else the built-in
+// Writes go to log blocks chosen by a LogBlockMap: the one the platform's
+// AddressTranslator offers (ZnG's MMU-resident FTL), else the built-in
 // SimpleLogBlockAllocator. The back end is also a FlashOpExecutor and attaches itself
 // to the map it adopts (LogBlockMap::attach), so the FTL issues its merge reads,
 // programs and erases here without the platform wiring anything.
@@ -18,8 +18,8 @@
 
 #include "flash_model/flash_backbone.hpp"
 #include "flash_model/simple_log_block_allocator.hpp"
-#include "flash_model/write_redirection.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/write_redirection.hpp"
 
 namespace zng::flash {
 
@@ -57,6 +57,11 @@ public:
     FlashBackbone& backbone() { return *backbone_; }
     // The built-in allocator, when it is the one in use (else null).
     SimpleLogBlockAllocator* builtin_allocator() { return builtin_.get(); }
+
+protected:
+    void* offered_interface(std::string_view name) override {
+        return offer<WriteRedirectionSource>(this, name);
+    }
 
 private:
     void retry_refused();

@@ -15,12 +15,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/mshr_table.hpp"
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/port.hpp"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/mem/mem_request.hpp"
 
 namespace zng::gpu {

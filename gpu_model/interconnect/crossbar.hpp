@@ -13,10 +13,10 @@
 #include <memory>
 #include <vector>
 
-#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/port.hpp"
 

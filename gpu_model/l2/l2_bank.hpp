@@ -11,13 +11,13 @@
 #pragma once
 #include <cstdint>
 
-#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/mshr_table.hpp"
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/l2/l2_config.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/port.hpp"

@@ -9,7 +9,7 @@
 #include "gpu_model/l2/l2_bank.hpp"
 #include "gpu_model/l2/l2_config.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::gpu {
 

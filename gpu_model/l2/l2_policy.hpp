@@ -8,12 +8,12 @@
 #pragma once
 #include <cstdint>
 
-#include "flash_model/write_redirection.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/clock_domain.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/mem/mem_request.hpp"
+#include "sim/mem/write_redirection.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace zng::gpu {

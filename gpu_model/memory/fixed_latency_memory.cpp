@@ -1,6 +1,6 @@
 #include "gpu_model/memory/fixed_latency_memory.hpp"
 
-#include <cmath>
+#include <algorithm>
 
 #include "gpu_model/memory/param_spec.hpp"
 
@@ -29,20 +29,15 @@ const ComponentSchema& FixedLatencyMemory::schema() {
 FixedLatencyMemory::FixedLatencyMemory(const Params& p, Simulator& sim, const BackendContext& ctx)
     : name_(p.path()),
       sim_(sim),
-      latency_(p.time("latency")),
       bandwidth_(p.bandwidth("bandwidth")),
       queue_(p.u32("queue")),
       capacity_(p.size("capacity")),
       ports_(*this, p.path(), ctx.ports),
       traffic_(sim, p.path()),
-      link_free_(ctx.ports, 0),
+      links_(ctx.ports, SerialLink(bandwidth_, p.time("latency"))),
       occupied_(ctx.ports, 0),
       pending_(sim, [this](Done& d) { done(d); }, "fixed-latency-done") {
     if (ctx.ports == 0) throw ConfigError(p.where("queue") + ": the memory needs at least one port");
-}
-
-Tick FixedLatencyMemory::transfer_time(uint32_t bytes) const {
-    return static_cast<Tick>(std::ceil(static_cast<double>(bytes) * static_cast<double>(kSecond) / bandwidth_));
 }
 
 bool FixedLatencyMemory::recv_request(MemRequest* r, ResponsePort& port) {
@@ -55,11 +50,9 @@ bool FixedLatencyMemory::recv_request(MemRequest* r, ResponsePort& port) {
     }
     traffic_.accepted(r);
     ++occupied_[i];
-    const Tick start = std::max(sim_.now(), link_free_[i]);
-    link_free_[i] = start + transfer_time(r->size);
-    r->mark(Stage::MediumStart, start);
+    r->mark(Stage::MediumStart, std::max(sim_.now(), links_[i].free_at()));
     (is_write_op(r->op) ? bytes_written_ : bytes_read_) += r->size;
-    pending_.push(Done{r, i}, link_free_[i] + latency_);
+    pending_.push(Done{r, i}, links_[i].transfer(sim_.now(), r->size));
     return true;
 }
 

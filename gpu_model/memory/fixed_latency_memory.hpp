@@ -7,6 +7,7 @@
 #include "gpu_model/memory/backend_ports.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/serial_link.hpp"
 
 namespace zng {
 
@@ -32,17 +33,15 @@ private:
         uint32_t port;
     };
     void done(Done& d);
-    Tick transfer_time(uint32_t bytes) const;
 
     std::string name_;
     Simulator& sim_;
-    Tick latency_;
     double bandwidth_;
     uint32_t queue_;
     uint64_t capacity_;
     BackendPorts ports_;
     BackendTraffic traffic_;
-    std::vector<Tick> link_free_;     // per port: when its link is next idle
+    std::vector<SerialLink> links_;   // per port: its link, then the fixed latency
     std::vector<uint32_t> occupied_;  // per port: requests in flight
     uint64_t bytes_read_ = 0, bytes_written_ = 0;
     TimedQueue<Done> pending_;

@@ -24,7 +24,6 @@
 #include <vector>
 
 #include "gpu_model/cache/l1_data_cache.hpp"
-#include "gpu_model/common/edge_clock.hpp"
 #include "gpu_model/common/request_latency_stats.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "gpu_model/sm/coalescer.hpp"
@@ -33,6 +32,7 @@
 #include "gpu_model/sm/warp_scheduler.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "traces/trace.hpp"

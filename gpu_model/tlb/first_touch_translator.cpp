@@ -34,9 +34,9 @@ const ComponentSchema& FirstTouchTranslator::schema() {
 }
 
 bool FirstTouchTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) {
-    if (app >= maps_.size()) maps_.resize(app + 1u);
-    FlatPageMap& map = maps_[app];
-    if (const uint64_t* known = map.find(vpn)) {
+    while (app >= maps_.size()) maps_.emplace_back(32);
+    GrowingHashMap<uint64_t>& map = maps_[app];
+    if (const uint64_t* known = map.get(vpn)) {
         ppn = *known;
         return true;
     }
@@ -45,7 +45,7 @@ bool FirstTouchTranslator::translate(uint16_t app, uint64_t vpn, uint64_t& ppn) 
             "first_touch: physical memory exhausted: app {} touched virtual address {:#x} but all {} frames "
             "of {} B ({} B) are in use; raise translation.capacity or the memory size",
             app, vpn * page_size_, max_frames_, page_size_, max_frames_ * page_size_));
-    map.insert(vpn, next_frame_);
+    map.put(vpn, next_frame_);
     ppn = next_frame_++;
     return true;
 }

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu_model/common/flat_page_map.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/mem/address_translator.hpp"
 
 namespace zng::gpu {
@@ -30,7 +30,7 @@ private:
     uint64_t page_size_;
     uint64_t max_frames_;  // 0 = unbounded
     uint64_t next_frame_ = 0;
-    std::vector<FlatPageMap> maps_;  // per application
+    std::vector<GrowingHashMap<uint64_t>> maps_;  // per application
 };
 
 void register_first_touch_translator();

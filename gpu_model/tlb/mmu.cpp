@@ -106,7 +106,7 @@ void Mmu::l2_tlb_lookup(Lookup& l) {
         return;
     }
     ++l2_misses_;
-    if (const uint64_t* walking = pending_.find(key)) {
+    if (const uint64_t* walking = pending_.get(key)) {
         ++walk_merges_;
         walks_[*walking].clients.set(l.client);
         return;
@@ -123,7 +123,7 @@ void Mmu::l2_tlb_lookup(Lookup& l) {
     walks_[w] = Walk{l.app, l.vpn, {}};
     walks_[w].clients.set(l.client);
     walk_start_[w] = now();
-    pending_.insert(key, w);
+    pending_.put(key, w);
     if (busy_walkers_ < cfg_.walkers)
         start_walk(w);
     else

@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu_model/common/edge_clock.hpp"
-#include "gpu_model/common/flat_page_map.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/common/warp_mask.hpp"
 #include "gpu_model/tlb/translation_client.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/edge_clock.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/address_translator.hpp"
@@ -80,7 +80,7 @@ private:
     TagArray walk_cache_;
     std::vector<Walk> walks_;              // walk records, indexed by walk id
     std::vector<uint32_t> free_walks_;
-    FlatPageMap pending_;                  // page key -> walk id, queued or walking (merging)
+    GrowingHashMap<uint64_t> pending_{32};  // page key -> walk id, queued or walking (merging)
     RingQueue<uint32_t> walk_queue_;       // waiting for a walker thread
     uint32_t busy_walkers_ = 0;
     EdgeClock edge_{clock()};

@@ -12,7 +12,7 @@ LruPageCache::LruPageCache(uint64_t capacity_slots) : capacity_(capacity_slots) 
 
 uint32_t LruPageCache::insert(uint64_t key) {
     if (full()) throw SimError("LruPageCache: insert into a full cache");
-    if (map_.find(key) != kNone) throw SimError("LruPageCache: key " + std::to_string(key) + " already cached");
+    if (map_.contains(key)) throw SimError("LruPageCache: key " + std::to_string(key) + " already cached");
     uint32_t s;
     if (!free_.empty()) {
         s = free_.back();
@@ -24,7 +24,7 @@ uint32_t LruPageCache::insert(uint64_t key) {
     slots_[s] = Slot{};
     slots_[s].key = key;
     slots_[s].used = true;
-    map_.insert(key, s);
+    map_.put(key, s);
     link_front(s);
     return s;
 }

@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 
@@ -23,7 +24,10 @@ public:
     uint64_t size() const { return map_.size(); }
     bool full() const { return size() == capacity_; }
 
-    uint32_t find(uint64_t key) const { return map_.find(key); }
+    uint32_t find(uint64_t key) const {
+        const uint32_t* slot = map_.get(key);
+        return slot ? *slot : kNone;
+    }
     // Puts `key` into a free slot as most recently used; throws SimError if full or
     // already present.
     uint32_t insert(uint64_t key);
@@ -59,7 +63,7 @@ private:
     uint64_t capacity_;
     std::vector<Slot> slots_;
     std::vector<uint32_t> free_;
-    FlatKeyMap map_;
+    GrowingHashMap<uint32_t> map_{512};
     uint32_t head_ = kNone, tail_ = kNone;
 };
 

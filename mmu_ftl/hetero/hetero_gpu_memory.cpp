@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include "mmu_ftl/common/schema_params.hpp"
+#include "sim/mem/address_translator.hpp"
 
 namespace zng {
 
 namespace {
 
-HeteroHostTranslator& host_translator(const Params& p, const BackendContext& ctx) {
-    auto* h = dynamic_cast<HeteroHostTranslator*>(ctx.translator);
+ResidentPageTracker& host_translator(const Params& p, const BackendContext& ctx) {
+    auto* h = ctx.translator ? ctx.translator->find_interface<ResidentPageTracker>() : nullptr;
     if (!h)
         p.fail("type", "hetero_gpu_memory reports GPU-memory accesses to the hetero_host translator; set "
                        "translation.type: hetero_host");

@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/resident_page_tracker.hpp"
 
 namespace zng {
 
@@ -41,7 +41,7 @@ public:
     uint64_t reported_writes() const { return writes_.get(); }
 
 private:
-    HeteroHostTranslator& host_;
+    ResidentPageTracker& host_;
     std::unique_ptr<MemoryBackend> inner_;
     std::vector<std::unique_ptr<ResponsePort>> from_l2_;
     std::vector<std::unique_ptr<RequestPort>> to_inner_;

@@ -100,20 +100,19 @@ uint32_t HeteroHostTranslator::new_fault() {
 void HeteroHostTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) {
     const uint64_t k = key(app, vpn);
     uint64_t ppn = 0;
-    if (pending_.find(k) == FlatKeyMap::kNone && translate(app, vpn, ppn)) {
+    if (!pending_.contains(k) && translate(app, vpn, ppn)) {
         done(ppn);  // became resident between the walk and this call
         return;
     }
-    uint32_t f = pending_.find(k);
-    if (f != FlatKeyMap::kNone) {  // the page is already on its way: join that fault
-        faults_v_[f].waiters.push_back(std::move(done));
+    if (const uint32_t* joined = pending_.get(k)) {  // the page is already on its way: join that fault
+        faults_v_[*joined].waiters.push_back(std::move(done));
         return;
     }
-    f = new_fault();
+    const uint32_t f = new_fault();
     faults_v_[f].key = k;
     faults_v_[f].since = sim_.now();
     faults_v_[f].waiters.push_back(std::move(done));
-    pending_.insert(k, f);
+    pending_.put(k, f);
     ++faults_;
     batch_.push_back(f);
     if (batch_.size() >= batch_size_ || window_ == 0)
@@ -157,12 +156,13 @@ bool HeteroHostTranslator::take_frame(uint32_t f, Tick at) {
 }
 
 uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
-    uint32_t page = placement_.find(k);
-    if (page == FlatKeyMap::kNone) {
+    const uint32_t* placed = placement_.get(k);
+    uint32_t page = placed ? *placed : 0;
+    if (!placed) {
         if ((ssd_pages_used_ + 1) * page_size_ > ssd_->capacity_bytes())
             throw SimError(fmt::format("hetero_host: the data touched exceeds the SSD's {} B", ssd_->capacity_bytes()));
         page = static_cast<uint32_t>(ssd_pages_used_++);
-        placement_.insert(k, page);
+        placement_.put(k, page);
     }
     return uint64_t{page} * page_size_;
 }

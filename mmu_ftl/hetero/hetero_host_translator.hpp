@@ -13,15 +13,16 @@
 #include <memory>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/hetero/nvme_ssd.hpp"
 #include "mmu_ftl/hetero/pcie_link.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/mem/address_translator.hpp"
+#include "sim/mem/resident_page_tracker.hpp"
 
 namespace zng {
 
-class HeteroHostTranslator final : public AddressTranslator {
+class HeteroHostTranslator final : public AddressTranslator, public ResidentPageTracker {
 public:
     HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx,
                          flash::FlashOpExecutor* ssd_flash = nullptr);
@@ -30,17 +31,23 @@ public:
     uint64_t page_size() const override { return page_size_; }
     bool translate(uint16_t app, uint64_t vpn, uint64_t& ppn) override;
     void resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) override;
-    // An access reached GPU memory at `paddr` (a write marks the page dirty).
-    void note_access(uint64_t paddr, bool write);
+    // ResidentPageTracker: an access reached GPU memory at `paddr` (a write marks the
+    // page dirty).
+    void note_access(uint64_t paddr, bool write) override;
 
     uint64_t frames() const { return frames_.capacity(); }
-    uint64_t gpu_memory_bytes() const { return frames_.capacity() * page_size_; }
+    uint64_t gpu_memory_bytes() const override { return frames_.capacity() * page_size_; }
     uint64_t faults() const { return faults_.get(); }
     uint64_t evictions() const { return evictions_.get(); }
     uint64_t writebacks() const { return writebacks_.get(); }
     const NvmeSsd& ssd() const { return *ssd_; }
     Tick fault_overhead() const { return interrupt_ + handling_; }
     const SerialLink& host_to_gpu() const { return h2d_; }
+
+protected:
+    void* offered_interface(std::string_view name) override {
+        return offer<ResidentPageTracker>(this, name);
+    }
 
 private:
     struct Fault {
@@ -65,8 +72,8 @@ private:
     SerialLink h2d_, d2h_;
     std::unique_ptr<NvmeSsd> ssd_;
     LruPageCache frames_;          // slot = GPU frame
-    FlatKeyMap pending_;           // page key -> fault
-    FlatKeyMap placement_;         // page key -> SSD page (data laid out in first-touch order)
+    GrowingHashMap<uint32_t> pending_{512};    // page key -> fault
+    GrowingHashMap<uint32_t> placement_{512};  // page key -> SSD page (data laid out in first-touch order)
     uint64_t ssd_pages_used_ = 0;
     std::vector<Fault> faults_v_;
     std::vector<uint32_t> free_faults_;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "mmu_ftl/common/serial_link.hpp"
 #include "sim/config/params.hpp"
+#include "sim/mem/serial_link.hpp"
 
 namespace zng {
 

@@ -47,7 +47,7 @@ ReadPrefetchSettings ReadPrefetchSettings::read(const Params& p) {
 }
 
 AccessPatternTracker::AccessPatternTracker(const ReadPrefetchSettings& s)
-    : s_(s), per_pc_(s.tracker_entries), warp_index_(256) {}
+    : s_(s), per_pc_(s.tracker_entries), warp_index_(128) {}
 
 bool AccessPatternTracker::update(History& h, uint64_t page) const {
     if (!h.seen) {  // the first read of a history only records where it was
@@ -67,11 +67,12 @@ bool AccessPatternTracker::update(History& h, uint64_t page) const {
 bool AccessPatternTracker::observe(uint64_t pc, uint32_t warp, uint64_t page) {
     const uint64_t entry = pc % s_.tracker_entries;
     const uint64_t key = (entry << 32) | warp;
-    uint32_t w = warp_index_.find(key);
-    if (w == FlatKeyMap::kNone) {
+    const uint32_t* known = warp_index_.get(key);
+    uint32_t w = known ? *known : 0;
+    if (!known) {
         w = static_cast<uint32_t>(per_warp_.size());
         per_warp_.push_back({});
-        warp_index_.insert(key, w);
+        warp_index_.put(key, w);
     }
     // Both histories learn from every read, whichever decides.
     const bool by_warp = update(per_warp_[w], page);

@@ -49,8 +49,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
 #include "sim/config/params.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 
@@ -87,7 +87,7 @@ private:
 
     ReadPrefetchSettings s_;
     std::vector<History> per_pc_;
-    FlatKeyMap warp_index_;         // (PC entry, warp) -> index into per_warp_
+    GrowingHashMap<uint32_t> warp_index_;         // (PC entry, warp) -> index into per_warp_
     std::vector<History> per_warp_;
 };
 

@@ -49,7 +49,7 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
            s.gc_threshold, std::move(pool)),
       buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(s.dram_bandwidth, s.dram_latency),
       cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),
-      deferred_(s.cores + s.queue_depth),
+      deferred_depth_(s.cores + s.queue_depth), deferred_(deferred_depth_),
       prefetch_enabled_(s.prefetch.enabled), prefetch_pages_(s.prefetch.pages), tracker_(s.prefetch),
       complete_(sim, [this](Io& io) {
           --in_flight_;
@@ -88,7 +88,7 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
 }
 
 bool FirmwareSsd::can_accept() const {
-    return cores_.has_room() && deferred_.size() + cores_.busy() + cores_.waiting() < deferred_.capacity();
+    return cores_.has_room() && deferred_.size() + cores_.busy() + cores_.waiting() < deferred_depth_;
 }
 
 void FirmwareSsd::submit(const Io& io) {
@@ -150,6 +150,12 @@ void FirmwareSsd::after_firmware(Io& io) {
     serve(io, prefetch);
 }
 
+void FirmwareSsd::defer(const Deferred& d) {
+    // can_accept() counts deferred requests against the queues, so they never exceed them.
+    if (deferred_.size() == deferred_depth_) throw SimError("FirmwareSsd: more requests deferred than the queues hold");
+    deferred_.push_back(d);
+}
+
 void FirmwareSsd::serve(const Io& io, bool prefetch) {
     const uint64_t lpn = io.addr / page_size_;
     const uint64_t mask = line_mask(io);
@@ -173,7 +179,7 @@ void FirmwareSsd::serve(const Io& io, bool prefetch) {
         const bool absent = slot == LruPageCache::kNone;
         if (absent) slot = take_slot(lpn);
         if (slot == LruPageCache::kNone) {
-            deferred_.push({io, prefetch});
+            defer({io, prefetch});
             return;
         }
         add_waiter(slot, io);
@@ -185,7 +191,7 @@ void FirmwareSsd::serve(const Io& io, bool prefetch) {
     }
     if (slot == LruPageCache::kNone) slot = take_slot(lpn);
     if (slot == LruPageCache::kNone) {
-        deferred_.push({io, false});
+        defer({io, false});
         return;
     }
     buffer_.touch(slot);
@@ -289,7 +295,7 @@ void FirmwareSsd::filled(uint32_t slot) {
     for (auto it = serving_.rbegin(); it != serving_.rend(); ++it) complete_at(*it, dram_.transfer(sim_.now(), it->bytes));
     // A slot is evictable again: requests that found none retry, once each.
     for (size_t n = deferred_.size(); n > 0; --n) {
-        Deferred d = deferred_.pop();
+        Deferred d = deferred_.take_front();
         serve(d.io, d.prefetch);
     }
     if (on_room_) on_room_();

@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "flash_model/log_block_map.hpp"
-#include "mmu_ftl/common/fifo_ring.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
-#include "mmu_ftl/common/serial_link.hpp"
-#include "mmu_ftl/common/server_pool.hpp"
 #include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"
+#include "sim/core/ring_queue.hpp"
+#include "sim/mem/serial_link.hpp"
+#include "sim/mem/server_pool.hpp"
 #include "sim/stats/stats.hpp"
 
 namespace zng {
@@ -97,6 +97,8 @@ private:
 
     void after_firmware(Io& io);
     void serve(const Io& io, bool prefetch);
+    // Parks a request that found every buffer slot pinned until a slot frees.
+    void defer(const Deferred& d);
     // Fills the pages after `lpn` (up to the prefetch size) that are not buffered.
     void prefetch_after(uint64_t lpn);
     uint64_t line_mask(const Io& io) const;
@@ -120,7 +122,8 @@ private:
     LruPageCache buffer_;
     SerialLink dram_;
     ServerPool<Io> cores_;
-    FifoRing<Deferred> deferred_;         // requests that found every buffer slot pinned
+    size_t deferred_depth_;
+    RingQueue<Deferred> deferred_;       // requests that found every buffer slot pinned
     std::vector<uint32_t> waiters_head_;  // per slot: requests waiting for its fill
     std::vector<uint8_t> filling_;        // per slot: a flash read is filling it
     std::vector<uint8_t> prefetched_;     // per slot: brought in by a prefetch, not yet read

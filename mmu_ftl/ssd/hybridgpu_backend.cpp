@@ -37,7 +37,7 @@ const ComponentSchema& HybridGpuBackend::schema() {
 
 HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const BackendContext& ctx,
                                    flash::FlashOpExecutor* flash)
-    : sim_(sim), refused_(ctx.ports, 0), queue_(p.u32("dispatcher_queue_depth")),
+    : sim_(sim), refused_(ctx.ports, 0), queue_depth_(p.u32("dispatcher_queue_depth")), queue_(queue_depth_),
       dispatch_latency_(p.time("dispatch_latency")),
       requests_(sim.stats().counter("memory.requests", "requests received from the L2")),
       refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full")) {
@@ -78,7 +78,7 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
 }
 
 bool HybridGpuBackend::recv_request(MemRequest* r, ResponsePort& port) {
-    if (queue_.full()) {
+    if (queue_.size() == queue_depth_) {
         ++refusals_;
         refused_[port.index] = 1;
         return false;
@@ -86,7 +86,7 @@ bool HybridGpuBackend::recv_request(MemRequest* r, ResponsePort& port) {
     ++requests_;
     ++in_flight_;
     r->mark(Stage::MemArrive, sim_.now());
-    queue_.push(r);
+    queue_.push_back(r);
     wake_dispatcher();
     return true;
 }
@@ -97,7 +97,7 @@ void HybridGpuBackend::wake_dispatcher() {
 
 void HybridGpuBackend::dispatch() {
     if (queue_.empty() || !ssd_->can_accept()) return;
-    in_dispatch_ = queue_.pop();
+    in_dispatch_ = queue_.take_front();
     sim_.schedule(deliver_ev_, sim_.now() + dispatch_latency_);
     // A queue slot freed: let refused banks try again.
     for (uint32_t i = 0; i < refused_.size(); ++i)

@@ -22,6 +22,7 @@
 
 #include "flash_model/flash_backbone.hpp"
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
 
 namespace zng {
@@ -54,7 +55,8 @@ private:
     std::vector<uint8_t> refused_;  // per port: a request was refused, owe a retry
     std::unique_ptr<flash::FlashBackbone> backbone_;
     std::unique_ptr<FirmwareSsd> ssd_;
-    FifoRing<MemRequest*> queue_;
+    size_t queue_depth_;
+    RingQueue<MemRequest*> queue_;
     Tick dispatch_latency_;
     MemRequest* in_dispatch_ = nullptr;
     uint64_t in_flight_ = 0;

@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "mmu_ftl/common/fifo_ring.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
+#include "sim/core/ring_queue.hpp"
 
 namespace zng {
 
@@ -16,10 +16,10 @@ public:
 
 protected:
     uint64_t recycled(uint32_t unit) const override { return queues_.at(unit).size(); }
-    uint32_t take_recycled(uint32_t unit) override { return queues_.at(unit).pop(); }
+    uint32_t take_recycled(uint32_t unit) override { return queues_.at(unit).take_front(); }
 
 private:
-    std::vector<FifoRing<uint32_t>> queues_;  // a unit never holds more than its blocks
+    std::vector<RingQueue<uint32_t>> queues_;  // a unit never holds more than its blocks
 };
 
 }  // namespace zng

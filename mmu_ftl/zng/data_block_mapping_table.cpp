@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "sim/core/errors.hpp"
+
 namespace zng {
 
 uint32_t DataBlockMappingTable::add(const DbmtEntry& e) {
@@ -10,7 +12,7 @@ uint32_t DataBlockMappingTable::add(const DbmtEntry& e) {
     if (entries_.size() >= kNoLbn) throw SimError("DBMT: more data blocks than LBNs");
     uint32_t lbn = static_cast<uint32_t>(entries_.size());
     entries_.push_back(e);
-    map_.insert(key(e.app, e.vbn), lbn);
+    map_.put(key(e.app, e.vbn), lbn);
     return lbn;
 }
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 
@@ -27,7 +27,10 @@ public:
     static constexpr uint32_t kNoLbn = UINT32_MAX;
 
     // LBN of (app, vbn), or kNoLbn when the application never touched that block.
-    uint32_t find(uint16_t app, uint64_t vbn) const { return map_.find(key(app, vbn)); }
+    uint32_t find(uint16_t app, uint64_t vbn) const {
+        const uint32_t* lbn = map_.get(key(app, vbn));
+        return lbn ? *lbn : kNoLbn;
+    }
     uint32_t add(const DbmtEntry& e);
     DbmtEntry& at(uint32_t lbn) { return entries_.at(lbn); }
     const DbmtEntry& at(uint32_t lbn) const { return entries_.at(lbn); }
@@ -36,7 +39,7 @@ public:
 private:
     // VBNs are below 2^48 / block size, far below 2^48, so app and VBN pack in one key.
     static uint64_t key(uint16_t app, uint64_t vbn) { return (uint64_t{app} << 48) | vbn; }
-    FlatKeyMap map_;
+    GrowingHashMap<uint32_t> map_{512};
     std::vector<DbmtEntry> entries_;
 };
 

@@ -24,8 +24,8 @@
 #include <functional>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/mem/address_translator.hpp"
 
@@ -116,7 +116,7 @@ private:
     // Pages each application translated since its last whole shootdown (deduplicated by
     // the key (app << 48) | vpn): a superset of its TLB entries.
     std::vector<std::vector<uint64_t>> translated_;
-    FlatKeyMap translated_set_;
+    GrowingHashMap<uint32_t> translated_set_{512};
     Tick active_since_ = 0;
     std::vector<Member> members_;
     std::vector<Chain> chains_;

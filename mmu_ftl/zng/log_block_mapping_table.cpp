@@ -4,15 +4,16 @@ namespace zng {
 
 uint32_t LogBlockMappingTable::join(uint16_t app, uint32_t unit, uint32_t lbn) {
     const uint64_t key = (uint64_t{app} << 32) | unit;
-    uint32_t g = open_.find(key);
-    if (g == FlatKeyMap::kNone || groups_[g].members == group_size_) {
+    const uint32_t* open = open_.get(key);
+    uint32_t g = open ? *open : 0;
+    if (!open || groups_[g].members == group_size_) {
         g = static_cast<uint32_t>(groups_.size());
         LogGroup ng;
         ng.app = app;
         ng.unit = unit;
         groups_.push_back(ng);
         members_.resize(members_.size() + group_size_, UINT32_MAX);
-        open_.insert(key, g);
+        open_.put(key, g);
     }
     LogGroup& gr = groups_[g];
     members_[uint64_t{g} * group_size_ + gr.members++] = lbn;

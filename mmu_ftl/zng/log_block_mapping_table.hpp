@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mmu_ftl/common/flat_key_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 
@@ -37,7 +37,7 @@ private:
     uint32_t group_size_;
     std::vector<LogGroup> groups_;
     std::vector<uint32_t> members_;
-    FlatKeyMap open_;  // (app, unit) -> group still accepting members
+    GrowingHashMap<uint32_t> open_{512};  // (app, unit) -> group still accepting members
 };
 
 }  // namespace zng

@@ -11,11 +11,11 @@
 
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/log_block_map.hpp"
-#include "mmu_ftl/zng/cache_flush_client.hpp"
 #include "mmu_ftl/zng/gc_helper_thread.hpp"
 #include "mmu_ftl/zng/mapping_table_sizes.hpp"
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"
 #include "sim/mem/address_translator.hpp"
+#include "sim/mem/cache_flush_client.hpp"
 
 namespace zng {
 
@@ -46,6 +46,11 @@ public:
     uint64_t translations() const { return translations_.get(); }
     uint64_t first_touches() const { return first_touches_.get(); }
     uint64_t late_writebacks() const { return late_writebacks_.get(); }
+
+protected:
+    void* offered_interface(std::string_view name) override {
+        return offer<CacheFlushClient, flash::LogBlockMap>(this, name);
+    }
 
 private:
     // The log group of the block at `a`, checking that the block has the given role.

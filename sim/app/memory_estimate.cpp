@@ -13,8 +13,8 @@
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "gpu_model/tlb/mmu.hpp"
 #include "sim/config/params.hpp"
-#include "sim/core/fixed_hash_map.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::cli {
 

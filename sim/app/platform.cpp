@@ -11,9 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "flash_model/write_redirection.hpp"
 #include "gpu_model/gpu.hpp"
-#include "mmu_ftl/zng/cache_flush_client.hpp"
 #include "sim/app/memory_estimate.hpp"
 #include "sim/app/version.hpp"
 #include "sim/config/params.hpp"
@@ -21,7 +19,9 @@
 #include "sim/config/units.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/mem/address_translator.hpp"
+#include "sim/mem/cache_flush_client.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/write_redirection.hpp"
 #include "traces/vector_trace_source.hpp"
 
 namespace zng::cli {
@@ -203,7 +203,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     });
     // A translator that merges an application's blocks (ZnG's helper thread) first has
     // that application's dirty lines written back from the L2.
-    if (auto* c = dynamic_cast<CacheFlushClient*>(translator_.get()))
+    if (auto* c = translator_->find_interface<CacheFlushClient>())
         c->set_cache_flush([l2 = &gpu_->l2()](uint16_t app) { l2->flush_app(app); });
 
     BackendContext bctx;
@@ -222,7 +222,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     gpu_->l2().set_max_read_bytes(memory_->max_read_bytes());
     // A flash back end whose registers can thrash tells the L2 policy when to hold dirty
     // lines in pinned space (ZnG's write redirection); other back ends have nothing to say.
-    if (auto* r = dynamic_cast<WriteRedirectionSource*>(memory_.get())) gpu_->l2().policy().set_redirection_source(r);
+    if (auto* r = memory_->find_interface<WriteRedirectionSource>()) gpu_->l2().policy().set_redirection_source(r);
 
     StatGroup mem(sim_->stats(), "memory");
     MemoryBackend* m = memory_.get();

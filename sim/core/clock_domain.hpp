@@ -4,6 +4,7 @@
 // the error stays below one picosecond forever instead of accumulating.
 #pragma once
 #include <string>
+#include <utility>
 
 #include <libdivide.h>
 
@@ -44,17 +45,16 @@ public:
     Cycle exact_tick_to_cycle(Tick t) const {
         return static_cast<Cycle>(((static_cast<unsigned __int128>(t) + 1) * freq_hz_ - 1) / kSecond);
     }
+    // Index of the first edge at or after t: the cycle in progress, or the next one
+    // when t falls between edges.
+    Cycle edge_cycle(Tick t) const {
+        const Cycle c = tick_to_cycle(t);
+        return cycle_to_tick(c) == t ? c : c + 1;
+    }
     // The first edge at or after t.
-    Tick next_edge(Tick t) const {
-        Cycle c = tick_to_cycle(t);
-        Tick e = cycle_to_tick(c);
-        return e == t ? e : cycle_to_tick(c + 1);
-    }
+    Tick next_edge(Tick t) const { return cycle_to_tick(edge_cycle(t)); }
     // The edge `cycles` cycles after the first edge at or after t.
-    Tick edge_after(Tick t, Cycle cycles) const {
-        Tick e = next_edge(t);
-        return cycle_to_tick(tick_to_cycle(e) + cycles);
-    }
+    Tick edge_after(Tick t, Cycle cycles) const { return cycle_to_tick(edge_cycle(t) + cycles); }
     // Duration of `cycles` cycles counted from edge 0 (for latency arithmetic).
     Tick cycles(Cycle n) const { return cycle_to_tick(n); }
 
@@ -70,6 +70,14 @@ private:
     uint64_t max_tick_fast_ = ~0ull;
     libdivide::divider<uint64_t> by_ps_per_{1000};
     libdivide::divider<uint64_t> by_cycles_per_{1};
+};
+
+// Components whose clock comes from their own parameters (a network's, a controller's)
+// inherit this before Component, so the ClockDomain exists before Component keeps a
+// reference to it.
+struct OwnedClock {
+    explicit OwnedClock(ClockDomain c) : own_clock(std::move(c)) {}
+    ClockDomain own_clock;
 };
 
 }  // namespace zng

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/core/event.hpp"
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng {
 

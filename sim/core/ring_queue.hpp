@@ -3,7 +3,8 @@
 // dispatch queues). They push and pop millions of times; a ring that has reached its
 // working size never allocates again, unlike std::deque's chunk churn.
 // Capacity limits are the owner's business (it checks size() against its configured
-// depth); the ring itself only grows, by doubling, when completely full.
+// depth, and sizes the ring to that depth at construction so it never allocates again);
+// the ring itself only grows, by doubling, when completely full.
 #pragma once
 #include <bit>
 #include <cstddef>
@@ -22,6 +23,8 @@ public:
 
     bool empty() const { return size_ == 0; }
     size_t size() const { return size_; }
+    // Elements it holds before it next grows.
+    size_t capacity() const { return buf_.size(); }
     T& front() { return buf_[head_]; }
     const T& front() const { return buf_[head_]; }
     T& operator[](size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
@@ -35,6 +38,12 @@ public:
     void pop_front() {
         head_ = (head_ + 1) & (buf_.size() - 1);
         --size_;
+    }
+    // Removes the front element and returns it.
+    T take_front() {
+        T v = std::move(buf_[head_]);
+        pop_front();
+        return v;
     }
     // Removes element i, keeping the order of the others (for schedulers that pick
     // from the middle of a queue).

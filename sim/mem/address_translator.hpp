@@ -6,19 +6,21 @@
 //     so the physical address is a flash physical address;
 //   - Hetero: pages live on a host SSD until a fault brings them into GPU memory.
 // Addresses are per application (separate address spaces); physical addresses are
-// shared by all applications.
+// shared by all applications. A translator offers what else it implements (a flush hook,
+// a log-block map, a resident-page tracker) by name: interface_provider.hpp.
 #pragma once
 #include <cstdint>
 #include <functional>
 
 #include "sim/config/registry.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/mem/interface_provider.hpp"
 
 namespace zng {
 
-class AddressTranslator {
+class AddressTranslator : public InterfaceProvider {
 public:
-    virtual ~AddressTranslator() = default;
+    ~AddressTranslator() override = default;
     // Translation granule in bytes (a power of two).
     virtual uint64_t page_size() const = 0;
     // Fast path, called by the page walker once the walk's timing is paid: true and

@@ -8,7 +8,8 @@
 // one response (writes too: the response is the acknowledgement), sent with
 // send_response(); the requester frees the request. A back end refuses a request
 // (recv_request returns false) when its queue for that request is full, and calls
-// port(i).retry() when room frees.
+// port(i).retry() when room frees. A back end offers what else it implements (write
+// redirection) by name: interface_provider.hpp.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "sim/config/registry.hpp"
 #include "sim/core/clock_domain.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/mem/interface_provider.hpp"
 #include "sim/mem/port.hpp"
 
 namespace zng {
@@ -32,7 +34,7 @@ struct BackendContext {
     AddressTranslator* translator = nullptr;  // the platform's translation (FTL-aware back ends)
 };
 
-class MemoryBackend : public MemResponder {
+class MemoryBackend : public MemResponder, public InterfaceProvider {
 public:
     ~MemoryBackend() override = default;
     virtual ResponsePort& port(uint32_t i) = 0;

@@ -7,6 +7,7 @@
 
 #include "gpu_model/memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
+#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "sim/config/config_node.hpp"
 #include "tests/mmu_ftl/port_requester.hpp"

@@ -9,6 +9,7 @@
 #include "flash_model/zng_flash_backend.hpp"
 #include "gpu_model/register.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
+#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/core/edge_clock.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng {
@@ -86,6 +87,49 @@ TEST(ClockDomain, FastConversionsMatchTheExactFormulas) {
     // And by hand: cycle 3 of 1.2 GHz starts at 2500 ps; tick 2499 is still cycle 2.
     EXPECT_EQ(gpu.cycle_to_tick(3), 2500u);
     EXPECT_EQ(gpu.tick_to_cycle(2499), 2u);
+}
+
+TEST(ClockDomain, EdgeCycleIsTheFirstEdgeAtOrAfterATick) {
+    // 1.2 GHz: edges at floor(n x 2500 / 3) ps = 0, 833, 1666, 2500, 3333.
+    ClockDomain gpu("gpu", 1'200'000'000);
+    EXPECT_EQ(gpu.edge_cycle(0), 0u);
+    EXPECT_EQ(gpu.edge_cycle(1), 1u);     // between edges 0 and 1: the next one
+    EXPECT_EQ(gpu.edge_cycle(833), 1u);   // on edge 1
+    EXPECT_EQ(gpu.edge_cycle(834), 2u);
+    EXPECT_EQ(gpu.edge_cycle(2500), 3u);  // on edge 3
+    EXPECT_EQ(gpu.next_edge(1667), 2500u);
+    EXPECT_EQ(gpu.edge_after(834, 2), 3333u);  // edge 2 + 2 cycles = edge 4
+}
+
+TEST(EdgeClock, MemoisedAnswersEqualTheClockDomains) {
+    ClockDomain gpu("gpu", 1'200'000'000);
+    EdgeClock edge(gpu);
+    // Same values as above, each asked twice (the second answer comes from the memo),
+    // and in an order that leaves and returns to a tick.
+    for (int twice = 0; twice < 2; ++twice) {
+        EXPECT_EQ(edge.edge_cycle(834), 2u);
+        EXPECT_EQ(edge.edge_after(834, 2), 3333u);
+        EXPECT_EQ(edge.next_edge(1667), 2500u);
+        EXPECT_EQ(edge.next_edge(833), 833u);
+    }
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 10000; ++i) {
+        const Tick t = rng() % 1'000'000'000;
+        const Cycle n = rng() % 100;
+        EXPECT_EQ(edge.edge_after(t, n), gpu.edge_after(t, n));
+    }
+}
+
+TEST(OwnedClock, OutlivesTheComponentThatReferencesIt) {
+    // A component keeps a reference to the domain of its own base: it must be the
+    // OwnedClock's member, not a temporary.
+    struct Owner : OwnedClock {
+        Owner() : OwnedClock(ClockDomain("own", 500'000'000)), clock_ref(own_clock) {}
+        const ClockDomain& clock_ref;
+    };
+    Owner o;
+    EXPECT_EQ(&o.clock_ref, &o.own_clock);
+    EXPECT_EQ(o.clock_ref.cycle_to_tick(3), 6000u);  // 3 cycles x 2000 ps
 }
 
 TEST(ClockDomain, RejectsZeroFrequency) { EXPECT_THROW(ClockDomain("x", 0), ConfigError); }

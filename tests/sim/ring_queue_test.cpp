@@ -9,6 +9,7 @@ namespace {
 
 TEST(RingQueue, WrapsAndGrowsInOrder) {
     RingQueue<int> q(3);  // rounded up to 4 slots
+    EXPECT_EQ(q.capacity(), 4u);
     for (int i = 1; i <= 3; ++i) q.push_back(i);
     q.pop_front();
     q.pop_front();  // head at slot 2: the next pushes wrap to slots 3, 0, 1
@@ -20,6 +21,7 @@ TEST(RingQueue, WrapsAndGrowsInOrder) {
     EXPECT_EQ(q[3], 6);
     q.push_back(7);  // full and wrapped: doubles to 8, keeping the order
     ASSERT_EQ(q.size(), 5u);
+    EXPECT_EQ(q.capacity(), 8u);
     for (size_t i = 0; i < 5; ++i) EXPECT_EQ(q[i], static_cast<int>(i) + 3);
     EXPECT_EQ(q.front(), 3);
 }
@@ -27,10 +29,18 @@ TEST(RingQueue, WrapsAndGrowsInOrder) {
 TEST(RingQueue, StartsEmptyAndMovesOnlyTypes) {
     RingQueue<std::unique_ptr<int>> q;  // no slots until the first push
     EXPECT_TRUE(q.empty());
+    EXPECT_EQ(q.capacity(), 0u);
     for (int i = 0; i < 20; ++i) q.push_back(std::make_unique<int>(i));
     EXPECT_EQ(q.size(), 20u);
     EXPECT_EQ(*q.front(), 0);
     EXPECT_EQ(*q[19], 19);
+    // 8 slots at the first push, doubled at the 9th and the 17th: 32.
+    EXPECT_EQ(q.capacity(), 32u);
+    // take_front moves the element out: 0, then 1 is at the front.
+    std::unique_ptr<int> first = q.take_front();
+    EXPECT_EQ(*first, 0);
+    EXPECT_EQ(*q.front(), 1);
+    EXPECT_EQ(q.size(), 19u);
 }
 
 TEST(RingQueue, EraseAtKeepsTheOthersInOrder) {

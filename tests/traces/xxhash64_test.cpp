@@ -1,6 +1,6 @@
-// The .ztr checksum against an independent XXH64: zstd stores the low 32 bits of
-// XXH64(content, seed 0) at the end of every frame written with a content checksum,
-// so each input's digest can be checked against what libzstd computed.
+// The .ztr checksum (libxxhash behind Xxh64) against an independent XXH64: zstd stores
+// the low 32 bits of XXH64(content, seed 0) at the end of every frame written with a
+// content checksum, so each input's digest can be checked against what libzstd computed.
 #include <gtest/gtest.h>
 #include <zstd.h>
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/fixed_hash_map.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::gpu {
 

@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <string>
 
-#include "flash_model/write_redirection.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
 #include "gpu_model/l2/prefetch/decision_accuracy.hpp"
 #include "gpu_model/l2/prefetch/pc_page_predictor.hpp"

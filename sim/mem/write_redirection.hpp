@@ -1,15 +1,17 @@
-// What the flash side tells the L2 about its write cache (paper IV-C): when the flash
+// What a memory back end tells the L2 about its write cache (paper IV-C): when the flash
 // registers of a package thrash, the L2 should keep the excess dirty pages in pinned
-// space ("redirection") instead of sending them on. The flash back end implements it;
-// an L2 policy that pins lines consults it. Header-only, so the GPU model needs no link
-// dependency on the flash model.
+// space ("redirection") instead of sending them on. ZnG's flash back end offers it (see
+// interface_provider.hpp); an L2 policy that pins lines consults it. The GPU model and
+// the flash model meet here, so neither includes the other.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 namespace zng {
 
 class WriteRedirectionSource {
 public:
+    static constexpr std::string_view kInterfaceName = "write_redirection_source";
     virtual ~WriteRedirectionSource() = default;
     // True: the registers that would absorb a write to physical address `paddr` are
     // thrashing; the L2 should hold the dirty line.

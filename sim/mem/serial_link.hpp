@@ -1,6 +1,6 @@
 // A resource that carries one transfer at a time at a fixed bandwidth, plus a fixed
 // latency that does not occupy it (flight time, pipeline depth): a DRAM data bus, one
-// direction of a PCIe link. Reservations are granted in call order, so a caller gets its
+// direction of a PCIe link, a port of the fixed-latency memory. Reservations are granted in call order, so a caller gets its
 // completion tick at once and schedules on it: no events inside, nothing allocated.
 #pragma once
 #include <cstdint>

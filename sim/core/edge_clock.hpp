@@ -1,20 +1,19 @@
 // Cycle-edge arithmetic of one component, memoised per tick. Components convert the
 // current time to "the edge n cycles from now" several times per event; ClockDomain's
-// exact conversion costs 128-bit divisions, and most calls repeat the same tick.
+// conversion costs divisions, and most calls repeat the same tick.
 #pragma once
 #include "sim/core/clock_domain.hpp"
 
-namespace zng::gpu {
+namespace zng {
 
 class EdgeClock {
 public:
     explicit EdgeClock(const ClockDomain& c) : clock_(c) {}
 
-    // Index of the first cycle edge at or after t.
+    // Index of the first cycle edge at or after t (ClockDomain::edge_cycle).
     Cycle edge_cycle(Tick t) {
         if (t != memo_tick_) {
-            Cycle c = clock_.tick_to_cycle(t);
-            memo_cycle_ = clock_.cycle_to_tick(c) == t ? c : c + 1;
+            memo_cycle_ = clock_.edge_cycle(t);
             memo_tick_ = t;
         }
         return memo_cycle_;
@@ -30,4 +29,4 @@ private:
     Cycle memo_cycle_ = 0;
 };
 
-}  // namespace zng::gpu
+}  // namespace zng

@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <functional>
 
-#include "mmu_ftl/common/fifo_ring.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"
 
 namespace zng {
@@ -16,13 +17,13 @@ class ServerPool {
 public:
     using Done = std::function<void(Job&)>;
     ServerPool(Simulator& sim, uint32_t servers, size_t queue_depth, Done done, const char* name = "server-pool")
-        : sim_(sim), servers_(servers), waiting_(queue_depth), done_(std::move(done)),
+        : sim_(sim), servers_(servers), queue_depth_(queue_depth), waiting_(queue_depth), done_(std::move(done)),
           running_(sim, [this](Job& j) { finish(j); }, name) {
         if (servers == 0) throw SimError("ServerPool: at least one server is needed");
     }
 
     // Room for one more job (an idle server or a free waiting slot).
-    bool has_room() const { return busy_ < servers_ || !waiting_.full(); }
+    bool has_room() const { return busy_ < servers_ || waiting_.size() < queue_depth_; }
     // Called after every completion, when room has freed (for back-pressure retries).
     void set_on_room(std::function<void()> f) { on_room_ = std::move(f); }
 
@@ -30,7 +31,8 @@ public:
         if (busy_ < servers_) {
             start(j, service);
         } else {
-            waiting_.push(Waiting{j, service, sim_.now()});
+            if (waiting_.size() == queue_depth_) throw SimError("ServerPool: a job submitted with no room");
+            waiting_.push_back(Waiting{j, service, sim_.now()});
         }
     }
     uint32_t servers() const { return servers_; }
@@ -55,7 +57,7 @@ private:
     void finish(Job& j) {
         --busy_;
         if (!waiting_.empty()) {
-            Waiting w = waiting_.pop();
+            Waiting w = waiting_.take_front();
             wait_time_ += sim_.now() - w.since;
             start(w.job, w.service);
         }
@@ -66,7 +68,8 @@ private:
     Simulator& sim_;
     uint32_t servers_;
     uint32_t busy_ = 0;
-    FifoRing<Waiting> waiting_;
+    size_t queue_depth_;
+    RingQueue<Waiting> waiting_;
     Done done_;
     std::function<void()> on_room_;
     TimedQueue<Job> running_;
