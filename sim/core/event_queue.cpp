@@ -11,15 +11,9 @@ EventQueue::EventQueue() : bucket_of_tick_(64) {
     buckets_.reserve(64);
 }
 
-void EventQueue::schedule(Event& ev, Tick when) {
-    if (when < now_) [[unlikely]]
-        throw SimError("event '" + std::string(ev.name()) + "' scheduled in the past (at " +
-                       std::to_string(when) + " ps, now " + std::to_string(now_) + " ps)");
-    if (ev.scheduled()) --live_;  // the old entry becomes stale and is skipped when reached
-    ev.when_ = when;
-    ev.seq_ = next_seq_++;
-    buckets_[bucket_for(when)].entries.push_back({ev.seq_, &ev});
-    ++live_;
+void EventQueue::scheduled_in_the_past(const Event& ev, Tick when) const {
+    throw SimError("event '" + std::string(ev.name()) + "' scheduled in the past (at " + std::to_string(when) +
+                   " ps, now " + std::to_string(now_) + " ps)");
 }
 
 void EventQueue::deschedule(Event& ev) {
@@ -30,8 +24,7 @@ void EventQueue::deschedule(Event& ev) {
 
 uint32_t EventQueue::bucket_for(Tick when) {
     // Schedulings come in runs for one tick (the next edge of a clock): the last
-    // answer is remembered.
-    if (when == last_tick_ && last_bucket_ != kNoBucket) return last_bucket_;
+    // answer is remembered (schedule() asks it before calling here).
     last_tick_ = when;
     if (const uint32_t* found = bucket_of_tick_.get(when)) return last_bucket_ = *found;
     uint32_t b;
@@ -117,24 +110,6 @@ void EventQueue::drop_stale() {
 Tick EventQueue::next_tick() {
     drop_stale();
     return ticks_.empty() ? kMaxTick : ticks_.front().when;
-}
-
-bool EventQueue::step() {
-    while (!ticks_.empty()) {
-        Bucket& b = buckets_[ticks_.front().bucket];
-        while (b.head < b.entries.size()) {
-            const Entry e = b.entries[b.head++];
-            if (e.ev->seq_ != e.seq) continue;  // stale
-            now_ = ticks_.front().when;
-            e.ev->seq_ = 0;
-            --live_;
-            ++fired_;
-            e.ev->process();  // may append to this bucket: nothing of it is used after
-            return true;
-        }
-        retire_front();
-    }
-    return false;
 }
 
 void EventQueue::run_until(Tick until) {

@@ -31,7 +31,18 @@ public:
     uint64_t fired() const { return fired_; }
 
     // Schedules ev at tick `when` (>= now). If ev is already scheduled, it is moved.
-    void schedule(Event& ev, Tick when);
+    // Inline: every component schedules on its hot path, and most schedulings join the
+    // bucket of the tick scheduled just before.
+    void schedule(Event& ev, Tick when) {
+        if (when < now_) [[unlikely]]
+            scheduled_in_the_past(ev, when);
+        if (ev.scheduled()) --live_;  // the old entry becomes stale and is skipped when reached
+        ev.when_ = when;
+        ev.seq_ = next_seq_++;
+        const uint32_t b = when == last_tick_ && last_bucket_ != kNoBucket ? last_bucket_ : bucket_for(when);
+        buckets_[b].entries.push_back({ev.seq_, &ev});
+        ++live_;
+    }
     // Schedules ev unless it is already scheduled at or before `when`.
     void schedule_at_most(Event& ev, Tick when) {
         if (!ev.scheduled() || ev.when() > when) schedule(ev, when);
@@ -40,8 +51,24 @@ public:
 
     // Tick of the next live event, or kMaxTick when none.
     Tick next_tick();
-    // Fires the next event; false when the queue is empty.
-    bool step();
+    // Fires the next event; false when the queue is empty. Inline, for the run loop.
+    bool step() {
+        while (!ticks_.empty()) {
+            Bucket& b = buckets_[ticks_.front().bucket];
+            while (b.head < b.entries.size()) {
+                const Entry e = b.entries[b.head++];
+                if (e.ev->seq_ != e.seq) continue;  // stale
+                now_ = ticks_.front().when;
+                e.ev->seq_ = 0;
+                --live_;
+                ++fired_;
+                e.ev->process();  // may append to this bucket: nothing of it is used after
+                return true;
+            }
+            retire_front();
+        }
+        return false;
+    }
     // Fires events until the queue is empty or the next event lies beyond `until`.
     void run_until(Tick until);
 
@@ -61,6 +88,8 @@ private:
         uint32_t bucket;
     };
     static constexpr size_t kArity = 4;
+    [[noreturn]] void scheduled_in_the_past(const Event& ev, Tick when) const;
+    // The bucket of tick `when`, made (and the tick pushed on the heap) if new.
     uint32_t bucket_for(Tick when);
     void push_tick(TickEntry e);
     void pop_tick();
