@@ -181,6 +181,9 @@ void StreamingMultiprocessor::tick() {
     }
     bool any_ready = false;
     for (uint32_t k = 0; k < cfg_.schedulers; ++k) {
+        // A scheduler without a ready warp has nothing to pick or park (most ticks only
+        // move the LD/ST queue on).
+        if (!ready_[k].any()) continue;
         WarpScheduler& sched = *schedulers_[k];
         for (uint32_t n = 0; n < cfg_.issue_width; ++n) {
             WarpMask cand = issuable(k);
