@@ -59,7 +59,6 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       tags_(cfg.sets(), cfg.ways),
       mshr_(cfg.mshr_entries, cfg.mshr_merge),
       line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
-      set_mask_(std::has_single_bit(cfg.sets()) ? cfg.sets() - 1 : 0),
       lookup_(sim, [this](MemRequest*& r) { after_lookup(r); }, "l1d-lookup"),
       outbound_(cfg.miss_queue + cfg.mshr_entries),
       hits_(stats().counter("hits", "load hits")),

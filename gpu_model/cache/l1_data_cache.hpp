@@ -79,11 +79,7 @@ private:
     EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
     bool own(const MemRequest* r) const { return r->context == this; }
-    // A mask when the set count is a power of two (the usual geometry): a 64-bit
-    // division costs tens of host cycles on every access.
-    uint32_t set_of(uint64_t line) const {
-        return static_cast<uint32_t>(set_mask_ ? line & set_mask_ : line % tags_.sets());
-    }
+    uint32_t set_of(uint64_t line) const { return tags_.set_of(line); }
     bool miss(MemRequest* r, uint64_t line);
     void after_lookup(MemRequest*& r);
     void fill(MemRequest* f);
@@ -103,7 +99,6 @@ private:
     TagArray tags_;
     MshrTable mshr_;
     uint32_t line_shift_;
-    uint64_t set_mask_;  // sets - 1 when sets is a power of two above 1, else 0 (use %)
     TimedQueue<MemRequest*> lookup_;  // accesses whose tag lookup is in progress
     RingQueue<MemRequest*> outbound_;
     uint32_t outbound_reserved_ = 0;  // outbound slots promised to accesses in lookup

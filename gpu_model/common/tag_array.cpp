@@ -1,12 +1,14 @@
 #include "gpu_model/common/tag_array.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/core/errors.hpp"
 
 namespace zng::gpu {
 
-TagArray::TagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways) {
+TagArray::TagArray(uint32_t sets, uint32_t ways)
+    : sets_(sets), ways_(ways), set_mask_(sets > 1 && std::has_single_bit(sets) ? sets - 1 : 0) {
     if (sets == 0 || ways == 0 || ways > 64)
         throw SimError("tag array needs at least one set and 1..64 ways (got " + std::to_string(sets) + " x " +
                        std::to_string(ways) + ")");
