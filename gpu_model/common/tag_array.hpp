@@ -101,6 +101,7 @@ private:
 
     uint32_t sets_, ways_;
     uint64_t set_mask_;  // sets - 1 when sets is a power of two above 1, else 0 (use %)
+    uint64_t all_ways_;  // the allowed-ways mask of every way
     size_t stride_;  // words per set block: 2 x ways, rounded up to whole host cache lines
     uint64_t clock_ = 0;
     std::unique_ptr<uint64_t[], AlignedDelete> index_;  // per set: keys, then LRU stamps
