@@ -3,21 +3,27 @@
 // deterministic. Once the queue has grown to the model's working size, scheduling and
 // firing allocate nothing.
 //
-// Events are kept in one FIFO bucket per pending tick, and a 4-ary heap orders the
+// Events are kept in one FIFO bucket per pending tick, and a sorted list orders the
 // ticks. Sequence numbers only grow, so appending an event to its tick's bucket keeps
 // the bucket in sequence order: firing a bucket front to back is (tick, sequence)
 // order, and an event scheduled for the current tick while others of that tick fire
 // simply joins the end of the bucket. Models run on clock edges, so most events share
 // their tick with others (on zng bfs1 about five in six fire at the tick of the event
-// before): the heap holds a few distinct ticks instead of every pending event, and
-// only a new tick costs a heap push and pop.
+// before): the list holds a few distinct ticks instead of every pending event.
+//
+// The list is sorted latest first, so the earliest tick is its last element: retiring
+// it is a pop_back. An event object is scheduled at most once at a time, so there are
+// never more distinct ticks than event objects (tens to a few hundred). Most
+// schedulings aim at the next edges of the clocks, the latest-but-few end of the list,
+// so a tick is looked up (and a new one inserted) by walking from that end, with a
+// binary search for the rest when the walk is long: this replaced a heap of ticks plus
+// a hash map from tick to bucket, whose upkeep cost more than the walk.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/event.hpp"
-#include "sim/core/fixed_hash_map.hpp"
 
 namespace zng {
 
@@ -54,11 +60,11 @@ public:
     // Fires the next event; false when the queue is empty. Inline, for the run loop.
     bool step() {
         while (!ticks_.empty()) {
-            Bucket& b = buckets_[ticks_.front().bucket];
+            Bucket& b = buckets_[ticks_.back().bucket];
             while (b.head < b.entries.size()) {
                 const Entry e = b.entries[b.head++];
                 if (e.ev->seq_ != e.seq) continue;  // stale
-                now_ = ticks_.front().when;
+                now_ = ticks_.back().when;
                 e.ev->seq_ = 0;
                 --live_;
                 ++fired_;
@@ -87,20 +93,17 @@ private:
         Tick when;
         uint32_t bucket;
     };
-    static constexpr size_t kArity = 4;
+    // Steps walked from the earliest end of the list before a binary search.
+    static constexpr size_t kWalk = 8;
     [[noreturn]] void scheduled_in_the_past(const Event& ev, Tick when) const;
-    // The bucket of tick `when`, made (and the tick pushed on the heap) if new.
+    // The bucket of tick `when`, made (and the tick inserted in the list) if new.
     uint32_t bucket_for(Tick when);
-    void push_tick(TickEntry e);
-    void pop_tick();
     void retire_front();
     void drop_stale();
-    void grow_index();
 
-    std::vector<TickEntry> ticks_;  // 4-ary min-heap of the pending ticks, each once
+    std::vector<TickEntry> ticks_;  // the pending ticks, each once, latest first
     std::vector<Bucket> buckets_;   // pool; a bucket is reused once its tick is done
     std::vector<uint32_t> free_buckets_;
-    FixedHashMap<uint32_t> bucket_of_tick_;  // pending tick -> its bucket
     static constexpr uint32_t kNoBucket = UINT32_MAX;
     Tick last_tick_ = 0;  // the tick bucket_for last answered, and its bucket
     uint32_t last_bucket_ = kNoBucket;

@@ -226,9 +226,8 @@ TEST(EventQueue, DescheduledEventsLeaveNoTickBehind) {
 }
 
 TEST(EventQueue, ManyDistinctTicksFireInTickOrder) {
-    // 1000 events at ticks 999*10, 998*10, ..., 0 (all distinct, more than the tick
-    // index first holds), scheduled latest first: they fire at 0, 10, ..., 9990, event
-    // 999 first and event 0 last.
+    // 1000 events at ticks 999*10, 998*10, ..., 0 (all distinct), scheduled latest
+    // first: they fire at 0, 10, ..., 9990, event 999 first and event 0 last.
     EventQueue q;
     std::vector<std::pair<int, Tick>> log;
     std::vector<std::unique_ptr<LogEvent>> evs;
@@ -239,6 +238,27 @@ TEST(EventQueue, ManyDistinctTicksFireInTickOrder) {
     while (q.step()) {}
     ASSERT_EQ(log.size(), 1000u);
     for (int k = 0; k < 1000; ++k) EXPECT_EQ(log[k], std::make_pair(999 - k, Tick(k) * 10));
+}
+
+TEST(EventQueue, TicksInsertedAmidManyPendingOnesFireInTickThenScheduleOrder) {
+    // 300 events at pseudo-random ticks in [0, 2000) (so about 280 distinct ticks, many
+    // of them landing between pending ones far from the earliest end, and some shared),
+    // scheduled in random order. Reference: a stable sort by tick of the scheduling
+    // order, i.e. (tick, sequence).
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    std::vector<std::unique_ptr<LogEvent>> evs;
+    std::vector<std::pair<int, Tick>> want;
+    std::mt19937 rng(11);
+    for (int i = 0; i < 300; ++i) {
+        const Tick t = rng() % 2000;
+        evs.push_back(std::make_unique<LogEvent>(q, log, i));
+        q.schedule(*evs.back(), t);
+        want.emplace_back(i, t);
+    }
+    std::stable_sort(want.begin(), want.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    while (q.step()) {}
+    EXPECT_EQ(log, want);
 }
 
 TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
