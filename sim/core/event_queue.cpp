@@ -43,6 +43,11 @@ uint32_t EventQueue::bucket_for(Tick when) {
         i = lo;
     }
     if (i < ticks_.size() && t[i].when == when) return last_bucket_ = t[i].bucket;
+    return last_bucket_ = insert_tick(i, when);
+}
+
+// Out of line, so that finding a pending tick (three in four calls) keeps a small frame.
+uint32_t EventQueue::insert_tick(size_t i, Tick when) {
     uint32_t b;
     if (!free_buckets_.empty()) {
         b = free_buckets_.back();
@@ -52,7 +57,7 @@ uint32_t EventQueue::bucket_for(Tick when) {
         buckets_.emplace_back();
     }
     ticks_.insert(ticks_.begin() + static_cast<std::ptrdiff_t>(i), TickEntry{when, b});
-    return last_bucket_ = b;
+    return b;
 }
 
 // Retires the earliest tick once its bucket has nothing left to fire.

@@ -98,6 +98,8 @@ private:
     [[noreturn]] void scheduled_in_the_past(const Event& ev, Tick when) const;
     // The bucket of tick `when`, made (and the tick inserted in the list) if new.
     uint32_t bucket_for(Tick when);
+    // Inserts tick `when` at list position i with a fresh bucket; returns the bucket.
+    [[gnu::noinline]] uint32_t insert_tick(size_t i, Tick when);
     void retire_front();
     void drop_stale();
 
