@@ -78,7 +78,9 @@ bool L1DataCache::access(MemRequest* r) {
     const uint32_t set = set_of(line);
     const int way = tags_.find(set, line);
     const bool queue_full = outbound_.size() + outbound_reserved_ >= cfg_.miss_queue;
-    const Tick done = edge_.edge_after(now(), cfg_.latency);
+    // The end of the lookup, asked only once the access is taken: about half of the
+    // offers are refused (retries of a full MSHR table) and need no time.
+    auto done = [this] { return edge_.edge_after(now(), cfg_.latency); };
     switch (r->op) {
         case MemOp::Read:
             // A line allocated by local stores holds only the sectors they wrote.
@@ -86,7 +88,7 @@ bool L1DataCache::access(MemRequest* r) {
                 return miss(r, line);
             ++hits_;
             tags_.touch(set, static_cast<uint32_t>(way));
-            lookup_.push(r, done);
+            lookup_.push(r, done());
             return true;
         case MemOp::Write:
             if (writes_back(*r)) {
@@ -94,7 +96,7 @@ bool L1DataCache::access(MemRequest* r) {
                     if (r->local && mshr_.find(line) == MshrTable::kNone) {
                         if (!allocate_for_store(r, line, set)) break;
                         ++stores_;
-                        lookup_.push(r, done);
+                        lookup_.push(r, done());
                         return true;
                     }
                     if (!miss(r, line)) return false;
@@ -108,7 +110,7 @@ bool L1DataCache::access(MemRequest* r) {
                 l.dirty = true;
                 l.app = r->app;
                 valid_sectors(set, static_cast<uint32_t>(way)) |= r->sector_mask;
-                lookup_.push(r, done);
+                lookup_.push(r, done());
                 return true;
             }
             if (queue_full) break;
@@ -118,7 +120,7 @@ bool L1DataCache::access(MemRequest* r) {
                 tags_.touch(set, static_cast<uint32_t>(way));
             }
             ++outbound_reserved_;
-            lookup_.push(r, done);
+            lookup_.push(r, done());
             return true;
         case MemOp::Atomic:
             if (queue_full) break;
@@ -129,7 +131,7 @@ bool L1DataCache::access(MemRequest* r) {
                 tags_.invalidate(set, static_cast<uint32_t>(way));
             }
             ++outbound_reserved_;
-            lookup_.push(r, done);
+            lookup_.push(r, done());
             return true;
         default:
             throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " access from a warp");

@@ -79,7 +79,7 @@ private:
     EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
     enum Kind : uint64_t { kFill = 1, kWriteback = 2 };
     bool own(const MemRequest* r) const { return r->context == this; }
-    uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line % tags_.sets()); }
+    uint32_t set_of(uint64_t line) const { return tags_.set_of(line); }
     bool miss(MemRequest* r, uint64_t line);
     void after_lookup(MemRequest*& r);
     void fill(MemRequest* f);

@@ -1,12 +1,17 @@
 #include "gpu_model/common/tag_array.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/core/errors.hpp"
 
 namespace zng::gpu {
 
-TagArray::TagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways) {
+TagArray::TagArray(uint32_t sets, uint32_t ways)
+    : sets_(sets),
+      ways_(ways),
+      set_mask_(sets > 1 && std::has_single_bit(sets) ? sets - 1 : 0),
+      all_ways_(ways >= 64 ? ~0ull : (1ull << ways) - 1) {
     if (sets == 0 || ways == 0 || ways > 64)
         throw SimError("tag array needs at least one set and 1..64 ways (got " + std::to_string(sets) + " x " +
                        std::to_string(ways) + ")");
@@ -23,6 +28,16 @@ TagArray::TagArray(uint32_t sets, uint32_t ways) : sets_(sets), ways_(ways) {
 uint32_t TagArray::victim(uint32_t set, uint64_t allowed) const {
     const uint64_t* k = keys(set);
     const uint64_t* stamp = stamps(set);
+    if ((allowed & all_ways_) == all_ways_) {
+        // Every way allowed (all but pinning L2 sets): the first invalid way, else the
+        // oldest stamp (the first of equal ones, as below).
+        uint32_t best = 0;
+        for (uint32_t w = 0; w < ways_; ++w) {
+            if (k[w] == kNoKey) return w;
+            if (stamp[w] < stamp[best]) best = w;
+        }
+        return best;
+    }
     uint32_t best = ways_;
     for (uint32_t w = 0; w < ways_; ++w) {
         if (!(allowed >> w & 1ull)) continue;

@@ -48,6 +48,10 @@ public:
     }
 
     uint32_t sets() const { return sets_; }
+    // The set of index value x: x modulo the set count, a mask when the count is a power
+    // of two (the usual geometry; a 64-bit division costs tens of host cycles, and
+    // caches and TLBs index on every access).
+    uint32_t set_of(uint64_t x) const { return static_cast<uint32_t>(set_mask_ ? x & set_mask_ : x % sets_); }
     uint32_t ways() const { return ways_; }
 
     // Way holding `tag` in `set`, or kMiss. Does not update LRU.
@@ -96,6 +100,8 @@ private:
     const uint64_t* stamps(uint32_t set) const { return keys(set) + ways_; }
 
     uint32_t sets_, ways_;
+    uint64_t set_mask_;  // sets - 1 when sets is a power of two above 1, else 0 (use %)
+    uint64_t all_ways_;  // the allowed-ways mask of every way
     size_t stride_;  // words per set block: 2 x ways, rounded up to whole host cache lines
     uint64_t clock_ = 0;
     std::unique_ptr<uint64_t[], AlignedDelete> index_;  // per set: keys, then LRU stamps

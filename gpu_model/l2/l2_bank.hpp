@@ -83,7 +83,7 @@ private:
         uint64_t line = 0;
     };
     bool own(const MemRequest* r) const { return r->context == this; }
-    uint32_t set_of(uint64_t paddr) const { return static_cast<uint32_t>(map_.local_line(paddr) % tags_.sets()); }
+    uint32_t set_of(uint64_t paddr) const { return tags_.set_of(map_.local_line(paddr)); }
 
     void tick();
     void wake_at(Tick t);

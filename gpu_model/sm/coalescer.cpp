@@ -33,32 +33,41 @@ inline void add(LineAccess* out, uint32_t& n, uint64_t line, uint32_t sectors) {
         }
     out[n++] = LineAccess{line, sectors};
 }
-inline uint32_t sector_range(uint32_t lo, uint32_t hi) {  // bits lo..hi inclusive
-    uint32_t upto = hi == 31 ? ~0u : ((1u << (hi + 1)) - 1);
-    return upto & ~((1u << lo) - 1);
+inline uint32_t sector_range(uint32_t lo, uint32_t hi) {  // bits lo..hi inclusive (hi <= 31)
+    return static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
 }
 }  // namespace
 
+// One lane's access of size_minus_1 + 1 bytes at `first`.
+inline void Coalescer::add_lane(LineAccess* out, uint32_t& n, uint64_t first, uint64_t size_minus_1) const {
+    const uint64_t line_mask = ~static_cast<uint64_t>(line_size_ - 1);
+    const uint64_t last = first + size_minus_1;  // wraps modulo 2^64 like the hardware's adder
+    const uint64_t line_a = first & line_mask;
+    const uint32_t off_a = static_cast<uint32_t>(first - line_a) >> sector_shift_;
+    if (((first ^ last) & line_mask) == 0) {
+        const uint32_t off_b = static_cast<uint32_t>(last - line_a) >> sector_shift_;
+        add(out, n, line_a, sector_range(off_a, off_b));
+        return;
+    }
+    const uint64_t line_b = last & line_mask;
+    const uint32_t last_sector = (line_size_ >> sector_shift_) - 1;
+    add(out, n, line_a, sector_range(off_a, last_sector));
+    const uint32_t off_b = static_cast<uint32_t>(last - line_b) >> sector_shift_;
+    add(out, n, line_b, sector_range(0, off_b));
+}
+
 uint32_t Coalescer::coalesce(const trace::WarpRecord& r, LineAccess* out) const {
     uint32_t n = 0;
-    const uint64_t line_mask = ~static_cast<uint64_t>(line_size_ - 1);
-    const uint32_t size = r.access_size ? r.access_size : 1;
-    for (uint32_t m = r.active_mask; m; m &= m - 1) {
-        int lane = std::countr_zero(m);
-        uint64_t first = r.lane_addr(lane);
-        uint64_t last = first + (size - 1);  // wraps modulo 2^64 like the hardware's adder
-        uint64_t line_a = first & line_mask;
-        uint64_t line_b = last & line_mask;
-        uint32_t off_a = static_cast<uint32_t>(first - line_a) >> sector_shift_;
-        if (line_a == line_b) {
-            uint32_t off_b = static_cast<uint32_t>(last - line_b) >> sector_shift_;
-            add(out, n, line_a, sector_range(off_a, off_b));
-        } else {
-            uint32_t last_sector = (line_size_ >> sector_shift_) - 1;
-            add(out, n, line_a, sector_range(off_a, last_sector));
-            uint32_t off_b = static_cast<uint32_t>(last - line_b) >> sector_shift_;
-            add(out, n, line_b, sector_range(0, off_b));
+    const uint64_t size_minus_1 = r.access_size ? r.access_size - 1u : 0u;
+    // The lane walk is split by address form, so that the per-lane test of the form
+    // leaves the loop (a warp instruction has up to 32 lanes).
+    if (r.strided) {
+        for (uint32_t m = r.active_mask; m; m &= m - 1) {
+            const int lane = std::countr_zero(m);
+            add_lane(out, n, r.base + static_cast<uint64_t>(static_cast<int64_t>(lane) * r.stride), size_minus_1);
         }
+    } else {
+        for (uint32_t m = r.active_mask; m; m &= m - 1) add_lane(out, n, r.addr[std::countr_zero(m)], size_minus_1);
     }
     return n;
 }

@@ -1,6 +1,7 @@
 #include "gpu_model/sm/streaming_multiprocessor.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "gpu_model/app_runner.hpp"
 #include "gpu_model/common/sector.hpp"
@@ -165,11 +166,19 @@ void StreamingMultiprocessor::make_ready(uint32_t slot) {
 void StreamingMultiprocessor::wake() {
     Cycle c = edge_.edge_cycle(now());
     if (ticked_ && c <= last_cycle_) c = last_cycle_ + 1;  // this cycle's issue is over
-    sim().events().schedule_at_most(tick_ev_, clock().cycle_to_tick(c));
+    const Tick t = clock().cycle_to_tick(c);
+    if (!tick_ev_.scheduled() || tick_ev_.when() > t) schedule_tick(c);
+}
+
+void StreamingMultiprocessor::schedule_tick(Cycle c) {
+    tick_cycle_ = c;
+    sim().schedule(tick_ev_, clock().cycle_to_tick(c));
 }
 
 void StreamingMultiprocessor::tick() {
-    const Cycle cycle = edge_.edge_cycle(now());
+    // The tick fires at the edge of the cycle it was scheduled for.
+    const Cycle cycle = tick_cycle_;
+    assert(clock().cycle_to_tick(cycle) == now());
     last_cycle_ = cycle;
     ticked_ = true;
     while (!sleepers_.empty() && sleepers_.front().first <= cycle) {
@@ -181,6 +190,9 @@ void StreamingMultiprocessor::tick() {
     }
     bool any_ready = false;
     for (uint32_t k = 0; k < cfg_.schedulers; ++k) {
+        // A scheduler without a ready warp has nothing to pick or park (most ticks only
+        // move the LD/ST queue on).
+        if (!ready_[k].any()) continue;
         WarpScheduler& sched = *schedulers_[k];
         for (uint32_t n = 0; n < cfg_.issue_width; ++n) {
             WarpMask cand = issuable(k);
@@ -203,9 +215,9 @@ void StreamingMultiprocessor::tick() {
     unpark();
     for (uint32_t k = 0; k < cfg_.schedulers && !any_ready; ++k) any_ready = ready_[k].any();
     if (any_ready || (!ldst_.empty() && !ldst_blocked_)) {
-        sim().schedule(tick_ev_, clock().cycle_to_tick(cycle + 1));
+        schedule_tick(cycle + 1);
     } else if (!sleepers_.empty()) {
-        sim().schedule(tick_ev_, clock().cycle_to_tick(sleepers_.front().first));
+        schedule_tick(sleepers_.front().first);
     }
 }
 
@@ -373,7 +385,8 @@ void StreamingMultiprocessor::drain_ldst() {
             break;
         }
         ldst_.pop_front();
-        if (res == L1Tlb::Result::Hit) tlb_pipe_.push(r, edge_.edge_after(now(), tlb_.latency()));
+        // In a tick, now is the edge of last_cycle_.
+        if (res == L1Tlb::Result::Hit) tlb_pipe_.push(r, clock().cycle_to_tick(last_cycle_ + tlb_.latency()));
     }
 }
 

@@ -108,6 +108,7 @@ private:
     };
 
     void tick();
+    void schedule_tick(Cycle c);  // schedules tick_ev_ at the edge of cycle c
     void wake();
     const WarpMask& issuable(uint32_t scheduler);
     void unpark();
@@ -148,6 +149,7 @@ private:
     RingQueue<MemRequest*> l1_wait_;  // translated, refused by the L1
     TimedQueue<MemRequest*> tlb_pipe_;
     MemberEvent<StreamingMultiprocessor, &StreamingMultiprocessor::tick> tick_ev_{this, "sm-tick"};
+    Cycle tick_cycle_ = 0;  // the cycle tick_ev_ is scheduled for
     Cycle last_cycle_ = 0;
     bool ticked_ = false;
     IssueObserver observer_;

@@ -51,7 +51,7 @@ public:
     void invalidate(uint16_t app, uint64_t vpn) override;
 
 private:
-    uint32_t set_of(uint64_t key) const { return static_cast<uint32_t>((key >> 8) % tags_.sets()); }
+    uint32_t set_of(uint64_t key) const { return tags_.set_of(key >> 8); }
     void set_paddr(MemRequest* r, uint64_t ppn) const {
         r->paddr = (ppn << shift_) | (r->vaddr & ((uint64_t{1} << shift_) - 1));
     }

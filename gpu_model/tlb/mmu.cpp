@@ -145,7 +145,7 @@ void Mmu::start_walk(uint32_t w) {
     uint32_t cached = 0;
     for (uint32_t level = cfg_.levels - 1; level >= 1; --level) {
         uint64_t key = walk_cache_key(wk.app, level, wk.vpn);
-        uint32_t set = static_cast<uint32_t>((key >> 4) % walk_cache_.sets());
+        uint32_t set = walk_cache_.set_of(key >> 4);
         int way = walk_cache_.find(set, key);
         if (way != TagArray::kMiss) {
             walk_cache_.touch(set, static_cast<uint32_t>(way));
@@ -164,7 +164,7 @@ void Mmu::walk_finished(uint32_t& w) {
     // Upper levels just read are now in the walk cache.
     for (uint32_t level = 1; level < cfg_.levels; ++level) {
         uint64_t key = walk_cache_key(wk.app, level, wk.vpn);
-        uint32_t set = static_cast<uint32_t>((key >> 4) % walk_cache_.sets());
+        uint32_t set = walk_cache_.set_of(key >> 4);
         int way = walk_cache_.find(set, key);
         if (way == TagArray::kMiss)
             walk_cache_.install(set, walk_cache_.victim(set), key);

@@ -69,7 +69,7 @@ private:
     void start_walk(uint32_t w);
     void walk_finished(uint32_t& w);
     void complete_walk(uint32_t w, uint64_t ppn);
-    uint32_t set_of(uint64_t key, const TagArray& t) const { return static_cast<uint32_t>((key >> 8) % t.sets()); }
+    uint32_t set_of(uint64_t key, const TagArray& t) const { return t.set_of(key >> 8); }
     uint64_t walk_cache_key(uint16_t app, uint32_t level, uint64_t vpn) const;
 
     MmuConfig cfg_;

@@ -3,21 +3,27 @@
 // deterministic. Once the queue has grown to the model's working size, scheduling and
 // firing allocate nothing.
 //
-// Events are kept in one FIFO bucket per pending tick, and a 4-ary heap orders the
+// Events are kept in one FIFO bucket per pending tick, and a sorted list orders the
 // ticks. Sequence numbers only grow, so appending an event to its tick's bucket keeps
 // the bucket in sequence order: firing a bucket front to back is (tick, sequence)
 // order, and an event scheduled for the current tick while others of that tick fire
 // simply joins the end of the bucket. Models run on clock edges, so most events share
 // their tick with others (on zng bfs1 about five in six fire at the tick of the event
-// before): the heap holds a few distinct ticks instead of every pending event, and
-// only a new tick costs a heap push and pop.
+// before): the list holds a few distinct ticks instead of every pending event.
+//
+// The list is sorted latest first, so the earliest tick is its last element: retiring
+// it is a pop_back. An event object is scheduled at most once at a time, so there are
+// never more distinct ticks than event objects (tens to a few hundred). Most
+// schedulings aim at the next edges of the clocks, the latest-but-few end of the list,
+// so a tick is looked up (and a new one inserted) by walking from that end, with a
+// binary search for the rest when the walk is long: this replaced a heap of ticks plus
+// a hash map from tick to bucket, whose upkeep cost more than the walk.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/event.hpp"
-#include "sim/core/hash_map.hpp"
 
 namespace zng {
 
@@ -31,7 +37,18 @@ public:
     uint64_t fired() const { return fired_; }
 
     // Schedules ev at tick `when` (>= now). If ev is already scheduled, it is moved.
-    void schedule(Event& ev, Tick when);
+    // Inline: every component schedules on its hot path, and most schedulings join the
+    // bucket of the tick scheduled just before.
+    void schedule(Event& ev, Tick when) {
+        if (when < now_) [[unlikely]]
+            scheduled_in_the_past(ev, when);
+        if (ev.scheduled()) --live_;  // the old entry becomes stale and is skipped when reached
+        ev.when_ = when;
+        ev.seq_ = next_seq_++;
+        const uint32_t b = when == last_tick_ && last_bucket_ != kNoBucket ? last_bucket_ : bucket_for(when);
+        buckets_[b].entries.push_back({ev.seq_, &ev});
+        ++live_;
+    }
     // Schedules ev unless it is already scheduled at or before `when`.
     void schedule_at_most(Event& ev, Tick when) {
         if (!ev.scheduled() || ev.when() > when) schedule(ev, when);
@@ -40,8 +57,24 @@ public:
 
     // Tick of the next live event, or kMaxTick when none.
     Tick next_tick();
-    // Fires the next event; false when the queue is empty.
-    bool step();
+    // Fires the next event; false when the queue is empty. Inline, for the run loop.
+    bool step() {
+        while (!ticks_.empty()) {
+            Bucket& b = buckets_[ticks_.back().bucket];
+            while (b.head < b.entries.size()) {
+                const Entry e = b.entries[b.head++];
+                if (e.ev->seq_ != e.seq) continue;  // stale
+                now_ = ticks_.back().when;
+                e.ev->seq_ = 0;
+                --live_;
+                ++fired_;
+                e.ev->process();  // may append to this bucket: nothing of it is used after
+                return true;
+            }
+            retire_front();
+        }
+        return false;
+    }
     // Fires events until the queue is empty or the next event lies beyond `until`.
     void run_until(Tick until);
 
@@ -60,18 +93,19 @@ private:
         Tick when;
         uint32_t bucket;
     };
-    static constexpr size_t kArity = 4;
+    // Steps walked from the earliest end of the list before a binary search.
+    static constexpr size_t kWalk = 8;
+    [[noreturn]] void scheduled_in_the_past(const Event& ev, Tick when) const;
+    // The bucket of tick `when`, made (and the tick inserted in the list) if new.
     uint32_t bucket_for(Tick when);
-    void push_tick(TickEntry e);
-    void pop_tick();
+    // Inserts tick `when` at list position i with a fresh bucket; returns the bucket.
+    [[gnu::noinline]] uint32_t insert_tick(size_t i, Tick when);
     void retire_front();
     void drop_stale();
-    void grow_index();
 
-    std::vector<TickEntry> ticks_;  // 4-ary min-heap of the pending ticks, each once
+    std::vector<TickEntry> ticks_;  // the pending ticks, each once, latest first
     std::vector<Bucket> buckets_;   // pool; a bucket is reused once its tick is done
     std::vector<uint32_t> free_buckets_;
-    FixedHashMap<uint32_t> bucket_of_tick_;  // pending tick -> its bucket
     static constexpr uint32_t kNoBucket = UINT32_MAX;
     Tick last_tick_ = 0;  // the tick bucket_for last answered, and its bucket
     uint32_t last_bucket_ = kNoBucket;

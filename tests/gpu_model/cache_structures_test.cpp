@@ -25,6 +25,21 @@ TEST(TagArray, EvictsLeastRecentlyUsedInOrder) {
     EXPECT_EQ(evicted, (std::vector<uint64_t>{11, 13, 10, 12}));
 }
 
+TEST(TagArray, SetOfIsTheIndexModuloTheSetCount) {
+    // 64 sets: 1000 = 15 x 64 + 40 -> 40; 0xffff'ffff'ffff'ffff mod 64 = 63.
+    TagArray pow2(64, 2);
+    EXPECT_EQ(pow2.set_of(1000), 40u);
+    EXPECT_EQ(pow2.set_of(~0ull), 63u);
+    // 3 sets: 1000 = 333 x 3 + 1 -> 1 (the low two bits, 0b00, would say 0);
+    // 2^64 - 1 = 3 x 6148914691236517205 -> 0.
+    TagArray three(3, 2);
+    EXPECT_EQ(three.set_of(1000), 1u);
+    EXPECT_EQ(three.set_of(~0ull), 0u);
+    // One set: everything in set 0.
+    TagArray one(1, 4);
+    EXPECT_EQ(one.set_of(12345), 0u);
+}
+
 TEST(TagArray, VictimRespectsAllowedWays) {
     TagArray t(2, 4);
     for (uint64_t tag = 0; tag < 4; ++tag) t.install(1, t.victim(1), tag);

@@ -87,6 +87,25 @@ TEST(GpuTiming, MshrMergesMissesToOneLine) {
     EXPECT_NO_THROW(h.gpu->check_invariants());
 }
 
+TEST(GpuTiming, L1WithASetCountNotAPowerOfTwoIndexesLinesModuloTheSets) {
+    // A 3-set direct-mapped L1 (384 B = 3 sets x 1 way x 128 B). Lines of one page are
+    // consecutive physical lines, so lines k and k + 3 of a page share a set and lines
+    // k and k + 1 do not, wherever the page lies. Loads: line 0, line 3 (evicts 0),
+    // line 0 (miss, evicts 3), line 1 (miss, another set), line 0 (hit): 1 hit, 4
+    // misses. Indexing by the low two bits instead would put lines 0 and 3 apart and
+    // count 2 hits.
+    std::string yaml = kTimingGpu;
+    yaml.replace(yaml.find("l1d: {size: 128B"), std::string("l1d: {size: 128B").size(), "l1d: {size: 384B");
+    std::vector<CtaRecords> ctas{{{load(0x10, 0x10000), load(0x20, 0x10180), load(0x30, 0x10000),
+                                   load(0x40, 0x10080), load(0x50, 0x10000)}}};
+    GpuHarness h(yaml, one_app(make_trace(ctas, 1)), 100);
+    h.run();
+    EXPECT_EQ(h.gpu->sm(0).l1d().tags().sets(), 3u);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.hits"), 1.0);
+    EXPECT_EQ(h.stat("gpu.sm0.l1d.misses"), 4.0);
+    EXPECT_NO_THROW(h.gpu->check_invariants());
+}
+
 std::vector<uint32_t> issue_order(const char* scheduler) {
     // Two warps of 3 folded compute instructions + exit; compute latency 1 so a warp is
     // ready again the next cycle.

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <random>
@@ -225,9 +226,8 @@ TEST(EventQueue, DescheduledEventsLeaveNoTickBehind) {
 }
 
 TEST(EventQueue, ManyDistinctTicksFireInTickOrder) {
-    // 1000 events at ticks 999*10, 998*10, ..., 0 (all distinct, more than the tick
-    // index first holds), scheduled latest first: they fire at 0, 10, ..., 9990, event
-    // 999 first and event 0 last.
+    // 1000 events at ticks 999*10, 998*10, ..., 0 (all distinct), scheduled latest
+    // first: they fire at 0, 10, ..., 9990, event 999 first and event 0 last.
     EventQueue q;
     std::vector<std::pair<int, Tick>> log;
     std::vector<std::unique_ptr<LogEvent>> evs;
@@ -238,6 +238,27 @@ TEST(EventQueue, ManyDistinctTicksFireInTickOrder) {
     while (q.step()) {}
     ASSERT_EQ(log.size(), 1000u);
     for (int k = 0; k < 1000; ++k) EXPECT_EQ(log[k], std::make_pair(999 - k, Tick(k) * 10));
+}
+
+TEST(EventQueue, TicksInsertedAmidManyPendingOnesFireInTickThenScheduleOrder) {
+    // 300 events at pseudo-random ticks in [0, 2000) (so about 280 distinct ticks, many
+    // of them landing between pending ones far from the earliest end, and some shared),
+    // scheduled in random order. Reference: a stable sort by tick of the scheduling
+    // order, i.e. (tick, sequence).
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    std::vector<std::unique_ptr<LogEvent>> evs;
+    std::vector<std::pair<int, Tick>> want;
+    std::mt19937 rng(11);
+    for (int i = 0; i < 300; ++i) {
+        const Tick t = rng() % 2000;
+        evs.push_back(std::make_unique<LogEvent>(q, log, i));
+        q.schedule(*evs.back(), t);
+        want.emplace_back(i, t);
+    }
+    std::stable_sort(want.begin(), want.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    while (q.step()) {}
+    EXPECT_EQ(log, want);
 }
 
 TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
@@ -252,6 +273,60 @@ TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
     EXPECT_EQ(sim.events().size(), 1u);
     sim.run();
     std::vector<std::pair<int, Tick>> want = {{2, 100}, {3, 100}, {4, 300}, {1, 500}};
+    EXPECT_EQ(out, want);
+}
+
+TEST(TimedQueue, ItemsPushedOutOfReadyOrderInterleaveByTickThenPushOrder) {
+    // Pushes 1..3 arrive in ready order (the FIFO path), 4 and 5 readier than the last
+    // (the heap path). Release order is (ready, push order) over all five:
+    // 4@100 (pushed 4th), then at 200: 1 (pushed 1st) before 5 (pushed 5th), then 2@300,
+    // 3@300; 6 is pushed while 2 is handled, ready at 300 too, so it follows 3.
+    Simulator sim;
+    std::vector<std::pair<int, Tick>> out;
+    TimedQueue<int>* self = nullptr;
+    TimedQueue<int> tq(sim, [&](int& v) {
+        out.emplace_back(v, sim.now());
+        if (v == 2) self->push(6, 300);
+    });
+    self = &tq;
+    tq.push(1, 200);
+    tq.push(2, 300);
+    tq.push(3, 300);
+    tq.push(4, 100);
+    tq.push(5, 200);
+    EXPECT_EQ(tq.size(), 5u);
+    EXPECT_EQ(tq.next_ready(), Tick{100});
+    sim.run();
+    std::vector<std::pair<int, Tick>> want = {{4, 100}, {1, 200}, {5, 200}, {2, 300}, {3, 300}, {6, 300}};
+    EXPECT_EQ(out, want);
+    EXPECT_TRUE(tq.empty());
+}
+
+TEST(TimedQueue, MatchesOneHeapOnRandomPushes) {
+    // Reference: a stable sort of every item by ready tick (ties in push order) is the
+    // release order of a single (ready, sequence) heap. Items are pushed from the
+    // handler at now + a random delay, so the two paths mix throughout.
+    Simulator sim;
+    std::mt19937 rng(7);
+    std::vector<std::pair<int, Tick>> out, pushed;
+    TimedQueue<int>* self = nullptr;
+    int next = 0;
+    auto push = [&](Tick ready) {
+        pushed.emplace_back(next, ready);
+        self->push(next++, ready);
+    };
+    TimedQueue<int> tq(sim, [&](int& v) {
+        out.emplace_back(v, sim.now());
+        if (next < 2000) push(sim.now() + rng() % 4 * 10);
+    });
+    self = &tq;
+    for (int i = 0; i < 50; ++i) push(rng() % 20 * 10);
+    sim.run();
+    ASSERT_EQ(out.size(), 2000u);
+    std::vector<std::pair<int, Tick>> want = pushed;
+    std::stable_sort(want.begin(), want.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    // Released items pushed at the tick they fire join behind their tick's earlier
+    // items, which a stable sort by ready tick also puts after them.
     EXPECT_EQ(out, want);
 }
 
