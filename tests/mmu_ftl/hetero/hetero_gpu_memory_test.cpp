@@ -10,7 +10,7 @@
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "sim/config/config_node.hpp"
-#include "tests/mmu_ftl/port_requester.hpp"
+#include "support/port_requester.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
 namespace zng::test {

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "tests/mmu_ftl/zng_ftl_fixture.hpp"
+#include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
 namespace zng::test {
 namespace {

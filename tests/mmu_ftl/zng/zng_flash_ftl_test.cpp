@@ -13,7 +13,7 @@
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
-#include "tests/mmu_ftl/port_requester.hpp"
+#include "support/port_requester.hpp"
 
 namespace zng::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "tests/mmu_ftl/zng_ftl_fixture.hpp"
+#include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
 namespace zng::test {
 namespace {

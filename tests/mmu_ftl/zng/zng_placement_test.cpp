@@ -8,7 +8,7 @@
 
 #include "mmu_ftl/zng/data_block_layout.hpp"
 #include "sim/core/errors.hpp"
-#include "tests/mmu_ftl/zng_ftl_fixture.hpp"
+#include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
 namespace zng::test {
 namespace {

@@ -26,14 +26,14 @@ struct Expected {
     uint64_t kernels, ctas, warps, instructions, loads, stores, barriers, exits, partial_exits;
 };
 
-// From:  python3 tests/importers/count_foreign_traces.py accelsim ../shared/testdata/accelsim/<dir>
+// From:  python3 tests/traces/importers/count_foreign_traces.py accelsim ../shared/testdata/accelsim/<dir>
 // loads = global_loads + shared_loads, stores = global_stores + shared_stores.
 const Expected kAccelSim[] = {
     {"testdata/accelsim/vectoradd-100-32", 1, 1, 32, 344, 8, 4, 0, 32, 4},
     {"testdata/accelsim/matrixmul-32-32", 1, 1, 32, 4416, 64 + 1280, 32 + 64, 64, 32, 0},
 };
 
-// From:  python3 tests/importers/count_foreign_traces.py macsim ../shared/testdata/macsim-nvbit/vectormultadd/<n>
+// From:  python3 tests/traces/importers/count_foreign_traces.py macsim ../shared/testdata/macsim-nvbit/vectormultadd/<n>
 const Expected kMacSim[] = {
     {"testdata/macsim-nvbit/vectormultadd/4096", 3, 12, 384, 5376, 768, 384, 0, 384, 0},
     {"testdata/macsim-nvbit/vectormultadd/16384", 3, 48, 1536, 21504, 3072, 1536, 0, 1536, 0},

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../gpu_model/support/fixed_latency_backend.hpp"
+#include "support/fixed_latency_backend.hpp"
 #include "gpu_model/l2/l2_cache.hpp"
 #include "gpu_model/l2/prefetch/register_prefetch.hpp"
 #include "gpu_model/l2/prefetch/zng_l2_policy.hpp"

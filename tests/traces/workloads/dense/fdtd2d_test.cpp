@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "dense_test_support.hpp"
+#include "tests/traces/workloads/dense_test_support.hpp"
 
 namespace zng::workloads::dense {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dense_test_support.hpp"
+#include "tests/traces/workloads/dense_test_support.hpp"
 
 namespace zng::workloads::dense {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "tests/workloads_graph/cpu_reference.hpp"
+#include "tests/traces/workloads/graph/cpu_reference.hpp"
 #include "traces/workloads/graph/betweenness.hpp"
 #include "traces/workloads/graph/bfs.hpp"
 #include "traces/workloads/graph/degree_centrality.hpp"
