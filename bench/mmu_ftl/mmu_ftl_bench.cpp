@@ -9,7 +9,7 @@
 #include <string>
 
 #include "flash_model/register.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"

@@ -1,4 +1,4 @@
-#include "flash_model/block_state_table.hpp"
+#include "flash_model/array/block_state_table.hpp"
 
 #include <fmt/format.h>
 

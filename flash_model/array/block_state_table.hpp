@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 
 namespace zng::flash {
 

@@ -1,4 +1,4 @@
-#include "flash_model/flash_address.hpp"
+#include "flash_model/array/flash_address.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 
 #include <fmt/format.h>
 

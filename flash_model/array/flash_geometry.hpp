@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "flash_model/flash_address.hpp"
+#include "flash_model/array/flash_address.hpp"
 
 namespace zng {
 class Params;

@@ -1,4 +1,4 @@
-#include "flash_model/flash_package.hpp"
+#include "flash_model/array/flash_package.hpp"
 
 #include <fmt/format.h>
 

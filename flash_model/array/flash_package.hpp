@@ -32,10 +32,10 @@
 #include <vector>
 
 #include "flash_model/flash_transaction.hpp"
-#include "flash_model/register_file.hpp"
-#include "flash_model/register_interconnect.hpp"
-#include "flash_model/row_decoder.hpp"
-#include "flash_model/thrashing_checker.hpp"
+#include "flash_model/array/register_file.hpp"
+#include "flash_model/array/register_interconnect.hpp"
+#include "flash_model/array/row_decoder.hpp"
+#include "flash_model/array/thrashing_checker.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/timed_queue.hpp"
 

@@ -17,8 +17,8 @@
 #include <functional>
 #include <string_view>
 
-#include "flash_model/flash_address.hpp"
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_address.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 
 namespace zng::flash {
 

@@ -1,4 +1,4 @@
-#include "flash_model/register_file.hpp"
+#include "flash_model/array/register_file.hpp"
 
 #include "sim/core/errors.hpp"
 

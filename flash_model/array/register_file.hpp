@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "flash_model/flash_spec.hpp"
-#include "flash_model/register_replacement.hpp"
+#include "flash_model/array/register_replacement.hpp"
 #include "sim/core/hash_map.hpp"
 
 namespace zng::flash {

@@ -1,9 +1,9 @@
-#include "flash_model/register_interconnect.hpp"
+#include "flash_model/array/register_interconnect.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "flash_model/flash_package.hpp"
+#include "flash_model/array/flash_package.hpp"
 
 namespace zng::flash {
 

@@ -1,4 +1,4 @@
-#include "flash_model/register_replacement.hpp"
+#include "flash_model/array/register_replacement.hpp"
 
 #include <vector>
 

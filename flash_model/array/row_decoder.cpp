@@ -1,4 +1,4 @@
-#include "flash_model/row_decoder.hpp"
+#include "flash_model/array/row_decoder.hpp"
 
 #include <fmt/format.h>
 

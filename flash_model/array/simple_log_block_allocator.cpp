@@ -1,4 +1,4 @@
-#include "flash_model/simple_log_block_allocator.hpp"
+#include "flash_model/array/simple_log_block_allocator.hpp"
 
 #include <fmt/format.h>
 

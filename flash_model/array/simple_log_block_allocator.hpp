@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "flash_model/flash_geometry.hpp"
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/flash_geometry.hpp"
+#include "flash_model/array/log_block_map.hpp"
 
 namespace zng::flash {
 

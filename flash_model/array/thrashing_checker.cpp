@@ -1,4 +1,4 @@
-#include "flash_model/thrashing_checker.hpp"
+#include "flash_model/array/thrashing_checker.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
 
 #include <fmt/format.h>
 

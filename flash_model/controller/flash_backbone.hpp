@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "flash_model/flash_controller.hpp"
-#include "flash_model/flash_package.hpp"
+#include "flash_model/controller/flash_controller.hpp"
+#include "flash_model/array/flash_package.hpp"
 #include "flash_model/flash_transaction.hpp"
 
 namespace zng::flash {

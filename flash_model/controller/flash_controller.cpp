@@ -1,4 +1,4 @@
-#include "flash_model/flash_controller.hpp"
+#include "flash_model/controller/flash_controller.hpp"
 
 #include <fmt/format.h>
 

@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_scheduler.hpp"
+#include "flash_model/controller/flash_scheduler.hpp"
 #include "flash_model/flash_transaction.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/timed_queue.hpp"

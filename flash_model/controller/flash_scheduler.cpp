@@ -1,4 +1,4 @@
-#include "flash_model/flash_scheduler.hpp"
+#include "flash_model/controller/flash_scheduler.hpp"
 
 namespace zng::flash {
 

@@ -1,4 +1,4 @@
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 
 #include "sim/mem/address_translator.hpp"
 

@@ -16,8 +16,8 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
-#include "flash_model/simple_log_block_allocator.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
+#include "flash_model/array/simple_log_block_allocator.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/write_redirection.hpp"
 

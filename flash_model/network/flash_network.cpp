@@ -1,7 +1,7 @@
-#include "flash_model/flash_network.hpp"
+#include "flash_model/network/flash_network.hpp"
 
-#include "flash_model/mesh_network.hpp"
-#include "flash_model/onfi_channel.hpp"
+#include "flash_model/network/mesh_network.hpp"
+#include "flash_model/network/onfi_channel.hpp"
 
 namespace zng::flash {
 

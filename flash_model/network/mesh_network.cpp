@@ -1,4 +1,4 @@
-#include "flash_model/mesh_network.hpp"
+#include "flash_model/network/mesh_network.hpp"
 
 #include <fmt/format.h>
 

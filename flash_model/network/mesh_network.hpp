@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "flash_model/flash_network.hpp"
+#include "flash_model/network/flash_network.hpp"
 #include "flash_model/index_pool.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/ring_queue.hpp"

@@ -1,4 +1,4 @@
-#include "flash_model/onfi_channel.hpp"
+#include "flash_model/network/onfi_channel.hpp"
 
 #include <fmt/format.h>
 

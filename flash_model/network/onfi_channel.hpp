@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "flash_model/flash_network.hpp"
+#include "flash_model/network/flash_network.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/core/timed_queue.hpp"

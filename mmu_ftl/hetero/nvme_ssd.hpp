@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
 #include "mmu_ftl/hetero/pcie_link.hpp"
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
 #include "sim/core/timed_queue.hpp"

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"

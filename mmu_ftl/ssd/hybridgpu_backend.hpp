@@ -20,7 +20,7 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/memory_backend.hpp"

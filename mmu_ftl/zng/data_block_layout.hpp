@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 
 namespace zng {
 

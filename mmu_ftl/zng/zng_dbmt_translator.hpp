@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "flash_model/flash_spec.hpp"
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/zng/gc_helper_thread.hpp"
 #include "mmu_ftl/zng/mapping_table_sizes.hpp"
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/common/sparse_table.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "mmu_ftl/zng/data_block_layout.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "flash_model/register.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 #include "gpu_model/register.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"

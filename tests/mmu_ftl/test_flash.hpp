@@ -9,10 +9,10 @@
 #include <map>
 #include <vector>
 
-#include "flash_model/block_state_table.hpp"
-#include "flash_model/flash_geometry.hpp"
-#include "flash_model/log_block_map.hpp"
-#include "flash_model/row_decoder.hpp"
+#include "flash_model/array/block_state_table.hpp"
+#include "flash_model/array/flash_geometry.hpp"
+#include "flash_model/array/log_block_map.hpp"
+#include "flash_model/array/row_decoder.hpp"
 #include "sim/core/timed_queue.hpp"
 
 namespace zng::test {

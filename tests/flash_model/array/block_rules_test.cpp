@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "flash_model/block_state_table.hpp"
+#include "flash_model/array/block_state_table.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::flash {

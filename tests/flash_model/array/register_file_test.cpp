@@ -6,8 +6,8 @@
 #include <set>
 #include <vector>
 
-#include "flash_model/register_file.hpp"
-#include "flash_model/register_replacement.hpp"
+#include "flash_model/array/register_file.hpp"
+#include "flash_model/array/register_replacement.hpp"
 
 namespace zng::flash {
 namespace {

@@ -4,7 +4,7 @@
 // (1250 ps), so times are whole cycles plus tR / tPROG, summed by hand below.
 #include <gtest/gtest.h>
 
-#include "flash_test_util.hpp"
+#include "tests/flash_model/flash_test_util.hpp"
 
 namespace zng::flash {
 namespace {

@@ -5,7 +5,7 @@
 // 800 MHz (1250 ps): times are whole cycles plus tR / tPROG, summed by hand.
 #include <gtest/gtest.h>
 
-#include "flash_test_util.hpp"
+#include "tests/flash_model/flash_test_util.hpp"
 
 namespace zng::flash {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "flash_model/row_decoder.hpp"
+#include "flash_model/array/row_decoder.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::flash {

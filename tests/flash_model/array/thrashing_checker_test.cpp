@@ -4,8 +4,8 @@
 // stream of fresh pages (a calm pattern) must switch it off.
 #include <gtest/gtest.h>
 
-#include "flash_model/thrashing_checker.hpp"
-#include "flash_test_util.hpp"
+#include "flash_model/array/thrashing_checker.hpp"
+#include "tests/flash_model/flash_test_util.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::flash {

@@ -3,7 +3,7 @@
 // at 800 MHz (1250 ps), so times are whole cycles plus tR / tPROG, summed by hand.
 #include <gtest/gtest.h>
 
-#include "flash_test_util.hpp"
+#include "tests/flash_model/flash_test_util.hpp"
 
 namespace zng::flash {
 namespace {

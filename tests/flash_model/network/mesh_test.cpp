@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "flash_model/mesh_network.hpp"
+#include "flash_model/network/mesh_network.hpp"
 #include "flash_model/register.hpp"
 #include "sim/config/config_node.hpp"
 
