@@ -7,41 +7,12 @@
 #include "gpu_model/register.hpp"
 #include "gpu_model/tlb/first_touch_translator.hpp"
 #include "gpu_model/gpu.hpp"
+#include "support/cycle_driver.hpp"
 #include "support/fixed_latency_backend.hpp"
 #include "traces/vector_trace_source.hpp"
 
 namespace zng::gpu::testing {
 namespace {
-
-// Sends requests to one L2 bank at given cycles and records when each answer arrives.
-class BankDriver final : public MemRequester {
-public:
-    BankDriver(Simulator& sim, const ClockDomain& clock)
-        : sim_(sim), clock_(clock), port_(*this, "driver"), sends_(sim, [this](MemRequest*& r) {
-              ASSERT_TRUE(port_.send(r));
-          }) {}
-    RequestPort& port() { return port_; }
-    void at(Cycle c, MemOp op, uint64_t paddr, uint32_t mask) {
-        MemRequest* r = sim_.requests().get();
-        r->op = op;
-        r->paddr = paddr;
-        r->sector_mask = mask;
-        r->size = 32 * static_cast<uint32_t>(__builtin_popcount(mask));
-        sends_.push(r, clock_.cycle_to_tick(c));
-    }
-    void recv_response(MemRequest* r, RequestPort&) override {
-        done[r->id] = clock_.tick_to_cycle(sim_.now());
-        sim_.requests().put(r);
-    }
-    void recv_retry(RequestPort&) override {}
-    std::map<uint64_t, Cycle> done;  // request id -> cycle answered
-
-private:
-    Simulator& sim_;
-    const ClockDomain& clock_;
-    RequestPort port_;
-    TimedQueue<MemRequest*> sends_;
-};
 
 // Answer cycles of: a full-line write to A at 0, a read of A at 0, a read miss of X at
 // 20 (memory 10 cycles), a read of A at 32.
@@ -53,7 +24,7 @@ std::vector<Cycle> occupancy_run(const char* technology) {
     L2Config cfg = L2Config::from(Params(node.find("l2"), L2Config::schema(), "l2"));
     L2Cache l2(sim, "l2", clock, cfg);
     FixedLatencyBackend memory(sim, clock, 1, 10);
-    BankDriver d(sim, clock);
+    CycleDriver d(sim, clock);
     d.port().bind(l2.bank(0).cpu_port());
     l2.bank(0).mem_port().bind(memory.port(0));
     d.at(0, MemOp::Write, 0x0, 0xf);

@@ -8,41 +8,11 @@
 
 #include "gpu_model/l2/l2_cache.hpp"
 #include "gpu_model/register.hpp"
+#include "support/cycle_driver.hpp"
 #include "support/fixed_latency_backend.hpp"
 
 namespace zng::gpu::testing {
 namespace {
-
-// Sends requests of a given application to one L2 bank at given cycles.
-class AppDriver final : public MemRequester {
-public:
-    AppDriver(Simulator& sim, const ClockDomain& clock)
-        : sim_(sim), clock_(clock), port_(*this, "driver"), sends_(sim, [this](MemRequest*& r) {
-              ASSERT_TRUE(port_.send(r));
-          }) {}
-    RequestPort& port() { return port_; }
-    void at(Cycle c, uint16_t app, MemOp op, uint64_t paddr, uint32_t mask) {
-        MemRequest* r = sim_.requests().get();
-        r->app = app;
-        r->op = op;
-        r->paddr = paddr;
-        r->sector_mask = mask;
-        r->size = 32 * static_cast<uint32_t>(__builtin_popcount(mask));
-        sends_.push(r, clock_.cycle_to_tick(c));
-    }
-    void recv_response(MemRequest* r, RequestPort&) override {
-        ++answered;
-        sim_.requests().put(r);
-    }
-    void recv_retry(RequestPort&) override {}
-    uint32_t answered = 0;
-
-private:
-    Simulator& sim_;
-    const ClockDomain& clock_;
-    RequestPort port_;
-    TimedQueue<MemRequest*> sends_;
-};
 
 // Sits between the bank and the memory back end and notes every write-back that the
 // back end accepts.
@@ -82,7 +52,7 @@ TEST(L2Flush, WritesBackAndInvalidatesOnlyTheOwnersLines) {
     // write-backs beyond the first wait in the bank's queue.
     FixedLatencyBackend memory(sim, clock, 1, 10, 1);
     WritebackRecorder rec;
-    AppDriver d(sim, clock);
+    CycleDriver d(sim, clock);
     d.port().bind(l2.bank(0).cpu_port());
     l2.bank(0).mem_port().bind(rec.in());
     rec.out().bind(memory.port(0));
@@ -155,7 +125,7 @@ TEST(L2Flush, PolicySeesEveryFlushedLineAsEvicted) {
     L2Config cfg = L2Config::from(Params(node.find("l2"), L2Config::schema(), "l2"));
     L2Cache l2(sim, "l2", clock, cfg);
     FixedLatencyBackend memory(sim, clock, 1, 10, 4);
-    AppDriver d(sim, clock);
+    CycleDriver d(sim, clock);
     d.port().bind(l2.bank(0).cpu_port());
     l2.bank(0).mem_port().bind(memory.port(0));
     // One read miss: the demand line and the 7 other lines of its 1 KiB window.

@@ -10,6 +10,7 @@
 #include "gpu_model/register.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "support/cycle_driver.hpp"
 
 namespace zng::gpu::testing {
 namespace {
@@ -55,35 +56,6 @@ private:
     uint64_t in_flight_ = 0;
 };
 
-class Driver final : public MemRequester {
-public:
-    Driver(Simulator& sim, const ClockDomain& clock)
-        : sim_(sim), clock_(clock), port_(*this, "driver"),
-          sends_(sim, [this](MemRequest*& r) { ASSERT_TRUE(port_.send(r)); }) {}
-    RequestPort& port() { return port_; }
-    uint64_t at(Cycle c, MemOp op, uint64_t paddr) {
-        MemRequest* r = sim_.requests().get();
-        r->op = op;
-        r->paddr = paddr;
-        r->sector_mask = 1;
-        r->size = 32;
-        sends_.push(r, clock_.cycle_to_tick(c));
-        return r->id;
-    }
-    void recv_response(MemRequest* r, RequestPort&) override {
-        done[r->id] = clock_.tick_to_cycle(sim_.now());
-        sim_.requests().put(r);
-    }
-    void recv_retry(RequestPort&) override {}
-    std::map<uint64_t, Cycle> done;
-
-private:
-    Simulator& sim_;
-    const ClockDomain& clock_;
-    RequestPort port_;
-    TimedQueue<MemRequest*> sends_;
-};
-
 TEST(L2MemoryQueues, ARefusedStoreDoesNotDelayAReadBehindIt) {
     register_gpu_model_components();
     register_l2_prefetch_components();
@@ -94,7 +66,7 @@ TEST(L2MemoryQueues, ARefusedStoreDoesNotDelayAReadBehindIt) {
     L2Config cfg = L2Config::from(Params(node.find("l2"), L2Config::schema(), "l2"));
     L2Cache l2(sim, "l2", clock, cfg);
     WriteRefusingMemory memory(sim, clock, 100);
-    Driver d(sim, clock);
+    CycleDriver d(sim, clock);
     d.port().bind(l2.bank(0).cpu_port());
     l2.bank(0).mem_port().bind(memory.port(0));
     // Cycle 0: a store, bypassed to memory and refused there. Cycle 1: a read miss of

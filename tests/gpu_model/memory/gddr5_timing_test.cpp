@@ -13,32 +13,6 @@
 namespace zng::test {
 namespace {
 
-const char* kGddr5 = R"(
-memory:
-  type: gddr5
-  channels: 6
-  banks: 16
-  row_size: 2KiB
-  capacity: 1GiB
-  command_clock: 1GHz
-  data_rate: 4000MT/s
-  bus_width: 64
-  burst_length: 8
-  tRCD: 12ns
-  tCL: 12ns
-  tCWL: 4ns
-  tRP: 12ns
-  tRAS: 28ns
-  tRTP: 2ns
-  tWR: 12ns
-  tCCD: 2ns
-  tRRD: 6ns
-  tFAW: 0ns
-  tWTR: 5ns
-  tRTW: 2ns
-  tREFI: 0ns
-)";
-
 constexpr uint64_t kRow1 = 196608;  // channel 0, bank 0, row 1
 constexpr Tick ns = kNanosecond;
 constexpr Tick tRCD = 12 * ns, tCL = 12 * ns, tRP = 12 * ns, tRTP = 2 * ns, tCCD = 2 * ns, kBurst128 = 4 * ns;

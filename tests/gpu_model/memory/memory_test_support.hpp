@@ -110,6 +110,35 @@ private:
     std::function<void()> f_;
 };
 
+// The device of the GDDR5 tests (gddr5_timing_test.cpp computes its schedules): 1 GHz
+// command clock, 64-bit bus at 4000 MT/s (128 B = 4 ns), 6 channels of 16 banks with 2 KiB
+// rows; no four-activate window and no refresh unless a test sets them.
+inline const char* kGddr5 = R"(
+memory:
+  type: gddr5
+  channels: 6
+  banks: 16
+  row_size: 2KiB
+  capacity: 1GiB
+  command_clock: 1GHz
+  data_rate: 4000MT/s
+  bus_width: 64
+  burst_length: 8
+  tRCD: 12ns
+  tCL: 12ns
+  tCWL: 4ns
+  tRP: 12ns
+  tRAS: 28ns
+  tRTP: 2ns
+  tWR: 12ns
+  tCCD: 2ns
+  tRRD: 6ns
+  tFAW: 0ns
+  tWTR: 5ns
+  tRTW: 2ns
+  tREFI: 0ns
+)";
+
 // The YAML text with `  key: value` set inside the memory section (replacing the line of
 // that key if there is one, else appending), so tests can vary one parameter.
 inline std::string with(std::string yaml, const std::string& key, const std::string& value) {
