@@ -1,10 +1,10 @@
-#include "gpu_model/memory/address_mapping.hpp"
+#include "memory/address_mapping.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "gpu_model/memory/param_spec.hpp"
+#include "memory/param_spec.hpp"
 
 namespace zng {
 

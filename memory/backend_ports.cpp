@@ -1,4 +1,4 @@
-#include "gpu_model/memory/backend_ports.hpp"
+#include "memory/backend_ports.hpp"
 
 #include <fmt/format.h>
 

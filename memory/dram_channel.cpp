@@ -1,4 +1,4 @@
-#include "gpu_model/memory/dram_channel.hpp"
+#include "memory/dram_channel.hpp"
 
 #include <algorithm>
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu_model/memory/dram_timing.hpp"
+#include "memory/dram_timing.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/mem_request.hpp"

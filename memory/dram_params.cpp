@@ -1,4 +1,4 @@
-#include "gpu_model/memory/dram_params.hpp"
+#include "memory/dram_params.hpp"
 
 #include <fmt/format.h>
 

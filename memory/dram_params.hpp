@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu_model/memory/dram_channel.hpp"
-#include "gpu_model/memory/param_spec.hpp"
+#include "memory/dram_channel.hpp"
+#include "memory/param_spec.hpp"
 #include "sim/config/params.hpp"
 
 namespace zng {

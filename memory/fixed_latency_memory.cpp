@@ -1,8 +1,8 @@
-#include "gpu_model/memory/fixed_latency_memory.hpp"
+#include "memory/fixed_latency_memory.hpp"
 
 #include <algorithm>
 
-#include "gpu_model/memory/param_spec.hpp"
+#include "memory/param_spec.hpp"
 
 namespace zng {
 

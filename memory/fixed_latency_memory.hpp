@@ -4,7 +4,7 @@
 #pragma once
 #include <vector>
 
-#include "gpu_model/memory/backend_ports.hpp"
+#include "memory/backend_ports.hpp"
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/serial_link.hpp"

@@ -1,8 +1,8 @@
-#include "gpu_model/memory/gddr5_memory.hpp"
+#include "memory/gddr5_memory.hpp"
 
 #include <fmt/format.h>
 
-#include "gpu_model/memory/dram_params.hpp"
+#include "memory/dram_params.hpp"
 
 namespace zng {
 

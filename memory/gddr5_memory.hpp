@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "gpu_model/memory/address_mapping.hpp"
-#include "gpu_model/memory/backend_ports.hpp"
-#include "gpu_model/memory/dram_channel.hpp"
+#include "memory/address_mapping.hpp"
+#include "memory/backend_ports.hpp"
+#include "memory/dram_channel.hpp"
 #include "sim/mem/memory_backend.hpp"
 
 namespace zng {

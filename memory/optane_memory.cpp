@@ -1,10 +1,10 @@
-#include "gpu_model/memory/optane_memory.hpp"
+#include "memory/optane_memory.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "gpu_model/memory/dram_params.hpp"
+#include "memory/dram_params.hpp"
 
 namespace zng {
 

@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "gpu_model/memory/address_mapping.hpp"
-#include "gpu_model/memory/backend_ports.hpp"
-#include "gpu_model/memory/dram_channel.hpp"
-#include "gpu_model/memory/write_combining_buffer.hpp"
+#include "memory/address_mapping.hpp"
+#include "memory/backend_ports.hpp"
+#include "memory/dram_channel.hpp"
+#include "memory/write_combining_buffer.hpp"
 #include "sim/mem/memory_backend.hpp"
 
 namespace zng {

@@ -1,4 +1,4 @@
-#include "gpu_model/memory/param_spec.hpp"
+#include "memory/param_spec.hpp"
 
 namespace zng {
 

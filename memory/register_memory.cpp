@@ -1,8 +1,8 @@
-#include "gpu_model/memory/register_memory.hpp"
+#include "memory/register_memory.hpp"
 
-#include "gpu_model/memory/fixed_latency_memory.hpp"
-#include "gpu_model/memory/gddr5_memory.hpp"
-#include "gpu_model/memory/optane_memory.hpp"
+#include "memory/fixed_latency_memory.hpp"
+#include "memory/gddr5_memory.hpp"
+#include "memory/optane_memory.hpp"
 
 namespace zng {
 

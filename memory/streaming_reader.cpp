@@ -1,4 +1,4 @@
-#include "gpu_model/memory/streaming_reader.hpp"
+#include "memory/streaming_reader.hpp"
 
 #include <string>
 

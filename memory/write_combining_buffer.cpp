@@ -1,4 +1,4 @@
-#include "gpu_model/memory/write_combining_buffer.hpp"
+#include "memory/write_combining_buffer.hpp"
 
 #include <stdexcept>
 

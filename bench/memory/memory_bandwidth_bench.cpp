@@ -12,11 +12,11 @@
 
 #include <string>
 
-#include "gpu_model/memory/fixed_latency_memory.hpp"
-#include "gpu_model/memory/gddr5_memory.hpp"
-#include "gpu_model/memory/optane_memory.hpp"
-#include "gpu_model/memory/register_memory.hpp"
-#include "gpu_model/memory/streaming_reader.hpp"
+#include "memory/fixed_latency_memory.hpp"
+#include "memory/gddr5_memory.hpp"
+#include "memory/optane_memory.hpp"
+#include "memory/register_memory.hpp"
+#include "memory/streaming_reader.hpp"
 #include "sim/config/config_node.hpp"
 
 namespace zng {

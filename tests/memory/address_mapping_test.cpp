@@ -1,7 +1,7 @@
 // Address decoding against hand-computed field values.
 #include <gtest/gtest.h>
 
-#include "gpu_model/memory/address_mapping.hpp"
+#include "memory/address_mapping.hpp"
 
 namespace zng {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_model/memory/register_memory.hpp"
+#include "memory/register_memory.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/core/event.hpp"
 #include "sim/mem/memory_backend.hpp"

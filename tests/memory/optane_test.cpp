@@ -8,7 +8,7 @@
 // and address 6 x 256 = 1536 is DIMM 0 / partition 1.
 #include <gtest/gtest.h>
 
-#include "gpu_model/memory/optane_memory.hpp"
+#include "memory/optane_memory.hpp"
 #include "memory_test_support.hpp"
 
 namespace zng::test {

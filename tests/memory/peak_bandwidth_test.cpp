@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "gpu_model/memory/streaming_reader.hpp"
+#include "memory/streaming_reader.hpp"
 #include "memory_test_support.hpp"
 #include "sim/config/config_node.hpp"
 

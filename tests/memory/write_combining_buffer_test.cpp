@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "gpu_model/memory/write_combining_buffer.hpp"
+#include "memory/write_combining_buffer.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng {

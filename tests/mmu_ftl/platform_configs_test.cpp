@@ -8,6 +8,7 @@
 #include "flash_model/register.hpp"
 #include "flash_model/controller/zng_flash_backend.hpp"
 #include "gpu_model/register.hpp"
+#include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
@@ -22,6 +23,7 @@ struct PlatformParts {
     explicit PlatformParts(const std::string& name)
         : root(load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/" + name + ".yaml")) {
         register_gpu_model_components();
+        register_gpu_memory_components();
         register_flash_model_components();
         register_mmu_ftl_components();
         TranslatorContext tctx{&root};

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "gpu_model/memory/register_memory.hpp"
+#include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
