@@ -6,7 +6,7 @@
 
 #include "memory/param_spec.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 namespace {
 bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -76,4 +76,4 @@ std::vector<ParamSpec> AddressMapping::schema_params(const std::string& default_
     };
 }
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -11,7 +11,7 @@
 
 #include "sim/config/params.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 struct DecodedAddress {
     uint32_t channel = 0;
@@ -72,4 +72,4 @@ private:
     BankHash hash_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace zng {
+namespace zng::memory {
 
 void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity) {
     if (r.paddr >= capacity || r.size > capacity - r.paddr)
@@ -66,4 +66,4 @@ void BackendTraffic::respond(MemRequest* r) {
     send_response(r);
 }
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -11,7 +11,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/mem/port.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 // Throws SimError unless [paddr, paddr + size) lies inside the capacity.
 void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t capacity);
@@ -54,4 +54,4 @@ private:
     Average& latency_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

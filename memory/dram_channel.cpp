@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace zng {
+namespace zng::memory {
 
 namespace {
 bool uses_bank(DramTxnKind k) {
@@ -363,4 +363,4 @@ void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
 
 void DramChannel::finish(DramTxn& t) { client_.txn_done(*this, t); }
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -21,7 +21,7 @@
 #include "sim/core/timed_queue.hpp"
 #include "sim/mem/mem_request.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 enum class DramTxnKind : uint8_t {
     Read,         // bank access, data out
@@ -174,4 +174,4 @@ private:
     Tick occ_since_ = 0;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

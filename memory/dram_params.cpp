@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace zng {
+namespace zng::memory {
 
 std::vector<ParamSpec> dram_bus_params(const std::string& clock, const std::string& data_rate) {
     return {
@@ -75,4 +75,4 @@ double dram_bus_peak(const Params& p) {
     return static_cast<double>(p.rate("data_rate")) * static_cast<double>(p.u32("bus_width") / 8);
 }
 
-}  // namespace zng
+}  // namespace zng::memory

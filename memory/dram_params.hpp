@@ -10,7 +10,7 @@
 #include "memory/param_spec.hpp"
 #include "sim/config/params.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 // command_clock, data_rate, bus_width, burst_length.
 std::vector<ParamSpec> dram_bus_params(const std::string& clock, const std::string& data_rate);
@@ -29,4 +29,4 @@ void read_dram_controller(const Params& p, const ClockDomain& clock, DramChannel
 // Peak data-bus bandwidth of one channel, bytes per second.
 double dram_bus_peak(const Params& p);
 
-}  // namespace zng
+}  // namespace zng::memory

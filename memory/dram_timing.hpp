@@ -6,7 +6,7 @@
 
 #include "sim/core/clock_domain.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 // Smallest number of cycles of `clock` that lasts at least `t` ticks.
 inline Cycle cycles_at_least(const ClockDomain& clock, Tick t) {
@@ -41,4 +41,4 @@ struct DramTiming {
     Cycle frontend = 0;         // arrival -> first cycle the scheduler may act on a request
 };
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -4,7 +4,7 @@
 
 #include "memory/param_spec.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 const ComponentSchema& FixedLatencyMemory::schema() {
     static const ComponentSchema s = [] {
@@ -62,4 +62,4 @@ void FixedLatencyMemory::done(Done& d) {
     ports_.room_freed(d.port);
 }
 
-}  // namespace zng
+}  // namespace zng::memory

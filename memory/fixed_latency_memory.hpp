@@ -9,7 +9,7 @@
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/serial_link.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 class FixedLatencyMemory final : public MemoryBackend {
 public:
@@ -47,4 +47,4 @@ private:
     TimedQueue<Done> pending_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -4,7 +4,7 @@
 
 #include "memory/dram_params.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 const ComponentSchema& Gddr5Memory::schema() {
     static const ComponentSchema s = [] {
@@ -150,4 +150,4 @@ uint64_t Gddr5Memory::medium_bytes_written() const {
     return n;
 }
 
-}  // namespace zng
+}  // namespace zng::memory

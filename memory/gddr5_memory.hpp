@@ -11,7 +11,7 @@
 #include "memory/dram_channel.hpp"
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 class Gddr5Memory final : public MemoryBackend, private DramChannelClient {
 public:
@@ -45,4 +45,4 @@ private:
     std::vector<std::unique_ptr<DramChannel>> channels_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -6,7 +6,7 @@
 
 #include "memory/dram_params.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 namespace {
 constexpr uint64_t kSector = 32;  // write masks track 32 B sectors, the L2's sector size
@@ -214,4 +214,4 @@ uint64_t OptaneMemory::medium_bytes_written() const {
     return n;
 }
 
-}  // namespace zng
+}  // namespace zng::memory

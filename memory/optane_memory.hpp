@@ -16,7 +16,7 @@
 #include "memory/write_combining_buffer.hpp"
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 class OptaneMemory final : public MemoryBackend, private DramChannelClient {
 public:
@@ -65,4 +65,4 @@ private:
     std::vector<Dimm> dimms_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

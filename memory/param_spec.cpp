@@ -1,6 +1,6 @@
 #include "memory/param_spec.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 ParamSpec param(const std::string& key, ParamType type, const std::string& default_value,
                 const std::string& description, double min, double max) {
@@ -25,4 +25,4 @@ void append(std::vector<ParamSpec>& to, const std::vector<ParamSpec>& more) {
     to.insert(to.end(), more.begin(), more.end());
 }
 
-}  // namespace zng
+}  // namespace zng::memory

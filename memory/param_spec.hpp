@@ -6,7 +6,7 @@
 
 #include "sim/config/params.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 ParamSpec param(const std::string& key, ParamType type, const std::string& default_value,
                 const std::string& description, double min = -std::numeric_limits<double>::infinity(),
@@ -15,4 +15,4 @@ ParamSpec choice_param(const std::string& key, const std::string& default_value,
                        std::vector<std::string> choices);
 void append(std::vector<ParamSpec>& to, const std::vector<ParamSpec>& more);
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -4,7 +4,7 @@
 #include "memory/gddr5_memory.hpp"
 #include "memory/optane_memory.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 namespace {
 template <class T>
@@ -21,4 +21,4 @@ void register_gpu_memory_components() {
     add_backend<FixedLatencyMemory>();
 }
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -2,8 +2,8 @@
 // "memory" slot. Safe to call more than once.
 #pragma once
 
-namespace zng {
+namespace zng::memory {
 
 void register_gpu_memory_components();
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace zng {
+namespace zng::memory {
 
 StreamingReader::StreamingReader(Simulator& sim, MemoryBackend& memory, const Config& cfg)
     : sim_(sim), cfg_(cfg), outstanding_(memory.num_ports(), 0), held_(memory.num_ports(), nullptr) {
@@ -57,4 +57,4 @@ void StreamingReader::recv_retry(RequestPort& port) {
         if (ports_[i].get() == &port) fill(i);
 }
 
-}  // namespace zng
+}  // namespace zng::memory

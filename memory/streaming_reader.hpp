@@ -9,7 +9,7 @@
 
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 class StreamingReader final : public MemRequester {
 public:
@@ -53,4 +53,4 @@ private:
     Result result_;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

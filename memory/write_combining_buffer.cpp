@@ -4,7 +4,7 @@
 
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::memory {
 
 WriteCombiningBuffer::WriteCombiningBuffer(uint32_t lines, uint32_t sectors, uint32_t free_target)
     : entries_(lines), free_target_(free_target) {
@@ -102,4 +102,4 @@ void WriteCombiningBuffer::finish_writeback(uint32_t slot) {
     free_.push_back(slot);
 }
 
-}  // namespace zng
+}  // namespace zng::memory

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace zng {
+namespace zng::memory {
 
 class WriteCombiningBuffer {
 public:
@@ -68,4 +68,4 @@ private:
     uint64_t clock_ = 0;
 };
 
-}  // namespace zng
+}  // namespace zng::memory

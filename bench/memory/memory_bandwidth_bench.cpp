@@ -19,7 +19,7 @@
 #include "memory/streaming_reader.hpp"
 #include "sim/config/config_node.hpp"
 
-namespace zng {
+namespace zng::memory {
 namespace {
 
 enum class Kind { Gddr5, OptaneRead, OptaneWrite, FixedLatency };
@@ -83,4 +83,4 @@ BENCHMARK_CAPTURE(BM_StreamingBandwidth, fixed_latency_read, Kind::FixedLatency,
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace zng
+}  // namespace zng::memory

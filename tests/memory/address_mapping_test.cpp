@@ -3,7 +3,7 @@
 
 #include "memory/address_mapping.hpp"
 
-namespace zng {
+namespace zng::memory {
 namespace {
 
 TEST(AddressMapping, SplitsMixedRadixLeastSignificantFirst) {
@@ -61,4 +61,4 @@ TEST(AddressMapping, RejectsImpossibleLayouts) {
 }
 
 }  // namespace
-}  // namespace zng
+}  // namespace zng::memory

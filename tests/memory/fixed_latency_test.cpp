@@ -4,7 +4,7 @@
 
 #include "memory_test_support.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 namespace {
 
 // 128 B at 12.8 GB/s takes 10 ns on the link; latency 100 ns.
@@ -49,4 +49,4 @@ TEST(FixedLatency, FullPortRefusesAndRetriesWhenAResponseLeaves) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::memory::test

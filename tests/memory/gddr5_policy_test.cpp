@@ -6,7 +6,7 @@
 
 #include "memory_test_support.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 namespace {
 
 // The tests' device with a four-activate window of 30 ns.
@@ -88,4 +88,4 @@ TEST(Gddr5Policy, TheHighWatermarkDrainsWritesDownToTheLowWatermark) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::memory::test

@@ -10,7 +10,7 @@
 
 #include "memory_test_support.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 namespace {
 
 constexpr uint64_t kRow1 = 196608;  // channel 0, bank 0, row 1
@@ -198,4 +198,4 @@ TEST(Gddr5Config, BadValuesNameTheFileLineAndKey) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::memory::test

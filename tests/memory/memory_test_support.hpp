@@ -15,7 +15,7 @@
 #include "sim/core/event.hpp"
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 
 // Owns the config tree (schemas keep pointers into it only during construction, but
 // error messages may refer to it) and the back end.
@@ -151,4 +151,4 @@ inline std::string with(std::string yaml, const std::string& key, const std::str
 
 inline double stat(Simulator& sim, const std::string& name) { return sim.stats().value(name); }
 
-}  // namespace zng::test
+}  // namespace zng::memory::test

@@ -11,7 +11,7 @@
 #include "memory/optane_memory.hpp"
 #include "memory_test_support.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 namespace {
 
 const char* kOptane = R"(
@@ -164,4 +164,4 @@ TEST(Optane, AnalyticalBoundsFollowFromThePartitions) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::memory::test

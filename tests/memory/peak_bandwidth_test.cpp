@@ -10,7 +10,7 @@
 #include "memory_test_support.hpp"
 #include "sim/config/config_node.hpp"
 
-namespace zng::test {
+namespace zng::memory::test {
 namespace {
 
 const std::string kFragments = ZNG_CONFIG_DIR "/fragments/";
@@ -76,4 +76,4 @@ memory:
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::memory::test

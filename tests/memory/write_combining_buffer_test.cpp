@@ -7,7 +7,7 @@
 #include "memory/write_combining_buffer.hpp"
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::memory {
 namespace {
 
 TEST(WriteCombiningBuffer, MergesWritesAndTracksCoverage) {
@@ -68,4 +68,4 @@ TEST(WriteCombiningBuffer, IndexAgreesWithAReferenceMapUnderChurn) {
 }
 
 }  // namespace
-}  // namespace zng
+}  // namespace zng::memory

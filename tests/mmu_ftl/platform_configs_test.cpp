@@ -23,7 +23,7 @@ struct PlatformParts {
     explicit PlatformParts(const std::string& name)
         : root(load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/" + name + ".yaml")) {
         register_gpu_model_components();
-        register_gpu_memory_components();
+        memory::register_gpu_memory_components();
         register_flash_model_components();
         register_mmu_ftl_components();
         TranslatorContext tctx{&root};

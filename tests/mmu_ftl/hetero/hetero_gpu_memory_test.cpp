@@ -29,7 +29,7 @@ struct WrappedRig {
         : root(parse_config_text(yaml, "hetero.yaml")),
           ssd_flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
         register_mmu_ftl_components();
-        register_gpu_memory_components();
+        memory::register_gpu_memory_components();
         if (hetero_translator) {
             Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
             TranslatorContext tctx{&root};
