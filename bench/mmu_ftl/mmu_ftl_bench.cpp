@@ -17,6 +17,7 @@
 namespace {
 
 using namespace zng;
+using namespace zng::ftl;
 
 // The paper platform's flash and FTL fragments, merged as a platform file would.
 ConfigNode paper_ftl_config() {

@@ -34,7 +34,7 @@
 #include "sim/mem/server_pool.hpp"
 #include "sim/stats/stats.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct FirmwareSsdSettings {
     uint32_t cores = 4;
@@ -151,4 +151,4 @@ private:
     Counter& prefetched_used_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

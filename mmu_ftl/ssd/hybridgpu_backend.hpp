@@ -25,7 +25,7 @@
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class HybridGpuBackend final : public MemoryBackend {
 public:
@@ -65,4 +65,4 @@ private:
     Counter& refusals_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

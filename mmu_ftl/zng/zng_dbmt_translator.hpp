@@ -17,7 +17,7 @@
 #include "sim/mem/address_translator.hpp"
 #include "sim/mem/cache_flush_client.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class ZngDbmtTranslator final : public AddressTranslator, public flash::LogBlockMap, public CacheFlushClient {
 public:
@@ -74,4 +74,4 @@ private:
     std::vector<uint16_t> log_pages_used_;   // groups x span
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

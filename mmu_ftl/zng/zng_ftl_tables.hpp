@@ -14,7 +14,7 @@
 #include "mmu_ftl/zng/data_block_mapping_table.hpp"
 #include "mmu_ftl/zng/log_block_mapping_table.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct PhysicalBlock {
     enum Role : uint8_t { Free, Data, Log };
@@ -63,4 +63,4 @@ struct ZngFtlTables {
     }
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -13,7 +13,7 @@ void register_all_components() {
     register_gpu_model_components();
     memory::register_gpu_memory_components();
     register_flash_model_components();
-    register_mmu_ftl_components();
+    ftl::register_mmu_ftl_components();
     register_platform_schemas();
 }
 

@@ -16,7 +16,7 @@
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 struct PlatformParts {
@@ -103,4 +103,4 @@ TEST(PlatformConfigs, HeteroGpuMemoryIsTheGddr5FragmentWithTheGtx580Capacity) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace zng {
+namespace zng::ftl {
 namespace {
 
 TEST(SparseTable, HugeKeySpaceCostsItsTopDirectoryUntilTouched) {
@@ -45,4 +45,4 @@ TEST(SparseTable, StoredEntriesVisitedInKeyOrderUpToTheSize) {
 }
 
 }  // namespace
-}  // namespace zng
+}  // namespace zng::ftl

@@ -13,8 +13,10 @@
 #include "support/port_requester.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
+
+using zng::test::PortRequester;
 
 // A GPU memory of 4 frames of 4 KiB (16 KiB of single-channel GDDR5); faults are handled
 // one by one. `dram_extra` adds keys to the GDDR5 section.
@@ -128,4 +130,4 @@ TEST(HeteroGpuMemory, GpuMemoryLargerThanTheDramIsAConfigError) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -8,7 +8,7 @@
 #include "sim/config/config_node.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 struct HeteroRig {
@@ -119,4 +119,4 @@ TEST(HeteroHost, FullGpuMemoryEvictsLeastRecentlyUsedAndWritesBackDirty) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

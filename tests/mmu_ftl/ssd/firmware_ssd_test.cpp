@@ -15,7 +15,7 @@
 #include "sim/config/config_node.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 // Keeps the SSD's queue full with 128 B writes (buffer hits: no flash involved) and
@@ -189,4 +189,4 @@ TEST(HybridGpu, StreamingReadBandwidthIsNearFiveGBps) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -16,7 +16,7 @@
 #include "sim/config/config_node.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 ReadPrefetchSettings flashgpu_prefetch() {
@@ -240,4 +240,4 @@ TEST(ReadPrefetchConfig, ThresholdAboveTheCounterRangeIsAConfigError) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -6,7 +6,7 @@
 
 #include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 TEST(MappingTableSizes, BitsFor) {
@@ -89,4 +89,4 @@ TEST(MappingTableSizes, UnknownKeyNamesFileAndLine) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

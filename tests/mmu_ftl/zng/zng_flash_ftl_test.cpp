@@ -15,8 +15,10 @@
 #include "sim/config/config_node.hpp"
 #include "support/port_requester.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
+
+using zng::test::PortRequester;
 
 // One plane of 16 blocks x 4 pages, one register, writes absorbed without a sense (so
 // every array operation below is an eviction program or a merge operation). Plane-wide
@@ -335,4 +337,4 @@ TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -11,7 +11,7 @@
 #include "sim/config/config_node.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 
 // 2 channels x 1 package x 1 die x 2 planes x 16 blocks x 4 pages of 4 KiB. With
 // package-wide data blocks there are 2 units (one per package) of 16 blocks; a data
@@ -55,4 +55,4 @@ struct ZngFtlRig {
     std::unique_ptr<TestFlash> flash;
 };
 
-}  // namespace zng::test
+}  // namespace zng::ftl::test

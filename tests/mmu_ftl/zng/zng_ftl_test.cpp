@@ -9,7 +9,7 @@
 
 #include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 // OP 0.5 -> 8 user blocks per unit; group size 2 needs ceil(8/2) + 2 = 6 <= 8 spares.
@@ -293,9 +293,9 @@ TEST(ZngFtl, LongRandomWritesKeepEraseCountsLevel) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 // log_block_pages: the FTL merges a group once a plane's log block holds that many pages,
@@ -359,4 +359,4 @@ TEST(ZngFtl, LogBlockPagesBeyondTheBlockIsAConfigError) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -10,7 +10,7 @@
 #include "sim/core/errors.hpp"
 #include "tests/mmu_ftl/zng/zng_ftl_fixture.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 // Paper geometry (Table I): 16 channels x 1 package x 8 dies x 8 planes x 1024 x 384.
@@ -232,4 +232,4 @@ TEST(ZngPlacement, UnitAndPlaneInUnitOfAnAddress) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test
