@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "flash_model/flash_geometry.hpp"
-#include "flash_model/thrashing_checker.hpp"
+#include "flash_model/array/flash_geometry.hpp"
+#include "flash_model/array/thrashing_checker.hpp"
 #include "sim/config/params.hpp"
 #include "sim/core/tick.hpp"
 

@@ -8,12 +8,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "flash_model/block_state_table.hpp"
-#include "flash_model/flash_address.hpp"
-#include "flash_model/flash_network.hpp"
+#include "flash_model/array/block_state_table.hpp"
+#include "flash_model/array/flash_address.hpp"
+#include "flash_model/network/flash_network.hpp"
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/index_pool.hpp"
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/mem_request.hpp"
 #include "sim/stats/stats.hpp"

@@ -1,11 +1,11 @@
 #include "flash_model/register.hpp"
 
-#include "flash_model/flash_network.hpp"
-#include "flash_model/flash_scheduler.hpp"
+#include "flash_model/network/flash_network.hpp"
+#include "flash_model/controller/flash_scheduler.hpp"
 #include "flash_model/flash_spec.hpp"
-#include "flash_model/register_interconnect.hpp"
-#include "flash_model/register_replacement.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/array/register_interconnect.hpp"
+#include "flash_model/array/register_replacement.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 
 namespace zng {
 

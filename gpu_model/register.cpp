@@ -11,9 +11,6 @@
 #include "gpu_model/tlb/first_touch_translator.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "gpu_model/tlb/mmu.hpp"
-#ifdef ZNG_HAVE_GPU_MEMORY
-#include "gpu_model/memory/register_memory.hpp"
-#endif
 
 namespace zng {
 
@@ -31,9 +28,6 @@ void register_gpu_model_components() {
     catalog.add(&gpu::MmuConfig::schema());
     catalog.add(&gpu::CrossbarConfig::schema());
     catalog.add(&gpu::L2Config::schema());
-#ifdef ZNG_HAVE_GPU_MEMORY
-    register_gpu_memory_components();
-#endif
 }
 
 }  // namespace zng

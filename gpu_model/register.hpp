@@ -1,6 +1,6 @@
 // Registration of the GPU model's pluggable parts: warp schedulers (gto, lrr), L2
 // policies (none), the first_touch translator, the schemas of every GPU section for
-// `zngsim config describe`, and the memory controllers of gpu_model/memory.
+// `zngsim config describe`.
 #pragma once
 
 namespace zng {

@@ -6,7 +6,7 @@
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 void register_mmu_ftl_components() {
     register_wear_leveling_policies();
@@ -28,4 +28,4 @@ void register_mmu_ftl_components() {
                               });
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

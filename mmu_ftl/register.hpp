@@ -3,6 +3,6 @@
 // policies. Safe to call more than once.
 #pragma once
 
-namespace zng {
+namespace zng::ftl {
 void register_mmu_ftl_components();
 }

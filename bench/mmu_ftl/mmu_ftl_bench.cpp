@@ -9,7 +9,7 @@
 #include <string>
 
 #include "flash_model/register.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
@@ -17,6 +17,7 @@
 namespace {
 
 using namespace zng;
+using namespace zng::ftl;
 
 // The paper platform's flash and FTL fragments, merged as a platform file would.
 ConfigNode paper_ftl_config() {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace zng {
+namespace zng::ftl {
 
 LruPageCache::LruPageCache(uint64_t capacity_slots) : capacity_(capacity_slots) {
     if (capacity_slots == 0 || capacity_slots > kMaxSlots)
@@ -68,4 +68,4 @@ void LruPageCache::unlink(uint32_t s) {
     sl.prev = sl.next = kNone;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -11,7 +11,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/hash_map.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class LruPageCache {
 public:
@@ -67,4 +67,4 @@ private:
     uint32_t head_ = kNone, tail_ = kNone;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

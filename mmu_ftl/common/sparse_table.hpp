@@ -13,7 +13,7 @@
 
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 template <class T, unsigned LeafBits = 12>
 class SparseTable {
@@ -95,4 +95,4 @@ private:
     uint64_t leaves_ = 0;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

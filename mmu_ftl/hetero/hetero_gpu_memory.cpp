@@ -5,7 +5,7 @@
 #include "mmu_ftl/common/schema_params.hpp"
 #include "sim/mem/address_translator.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 namespace {
 
@@ -74,4 +74,4 @@ void HeteroGpuMemory::recv_retry(RequestPort& port) {
         }
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

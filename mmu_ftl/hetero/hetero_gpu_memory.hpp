@@ -16,7 +16,7 @@
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/resident_page_tracker.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class HeteroGpuMemory final : public MemoryBackend, public MemRequester {
 public:
@@ -49,4 +49,4 @@ private:
     Counter& writes_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

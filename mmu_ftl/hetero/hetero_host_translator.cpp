@@ -6,7 +6,7 @@
 
 #include "mmu_ftl/common/schema_params.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 const ComponentSchema& HeteroHostTranslator::schema() {
     static const ComponentSchema s = [] {
@@ -196,4 +196,4 @@ void HeteroHostTranslator::install(uint32_t f) {
     for (auto& d : waiters) d(ppn);
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -20,7 +20,7 @@
 #include "sim/mem/address_translator.hpp"
 #include "sim/mem/resident_page_tracker.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class HeteroHostTranslator final : public AddressTranslator, public ResidentPageTracker {
 public:
@@ -90,4 +90,4 @@ private:
     Average& fault_latency_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -5,7 +5,7 @@
 #include "flash_model/flash_spec.hpp"
 #include "mmu_ftl/common/schema_params.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 const ComponentSchema& NvmeSsd::schema() {
     static const ComponentSchema s = [] {
@@ -107,4 +107,4 @@ void NvmeSsd::piece_done(const FirmwareSsd::Io& io) {
     finished_.push(c, end);
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -10,12 +10,12 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
 #include "mmu_ftl/hetero/pcie_link.hpp"
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
 #include "sim/core/timed_queue.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class NvmeSsd {
 public:
@@ -62,4 +62,4 @@ private:
     TimedQueue<uint32_t> finished_;      // commands whose data transfer has ended
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

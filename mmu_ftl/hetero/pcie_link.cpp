@@ -2,7 +2,7 @@
 
 #include "mmu_ftl/common/schema_params.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 std::vector<ParamSpec> PcieLinkSpec::params(const std::string& prefix, const std::string& what, uint32_t lanes,
                                             const std::string& rate, const std::string& latency) {
@@ -25,4 +25,4 @@ PcieLinkSpec PcieLinkSpec::read(const Params& p, const std::string& prefix) {
     return s;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

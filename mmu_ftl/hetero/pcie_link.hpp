@@ -9,7 +9,7 @@
 #include "sim/config/params.hpp"
 #include "sim/mem/serial_link.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct PcieLinkSpec {
     uint32_t lanes = 16;
@@ -24,4 +24,4 @@ struct PcieLinkSpec {
     static PcieLinkSpec read(const Params& p, const std::string& prefix);
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

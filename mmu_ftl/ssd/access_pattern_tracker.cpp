@@ -4,7 +4,7 @@
 
 #include "mmu_ftl/common/schema_params.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 std::vector<ParamSpec> ReadPrefetchSettings::params() {
     using namespace ftl_schema;
@@ -80,4 +80,4 @@ bool AccessPatternTracker::observe(uint64_t pc, uint32_t warp, uint64_t page) {
     return by_warp || by_pc;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

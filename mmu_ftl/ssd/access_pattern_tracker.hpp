@@ -52,7 +52,7 @@
 #include "sim/config/params.hpp"
 #include "sim/core/hash_map.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct ReadPrefetchSettings {
     bool enabled = false;
@@ -91,4 +91,4 @@ private:
     std::vector<History> per_warp_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -6,7 +6,7 @@
 #include "mmu_ftl/common/schema_params.hpp"
 #include "sim/core/clock_domain.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 std::vector<ParamSpec> FirmwareSsdSettings::params() {
     using namespace ftl_schema;
@@ -301,4 +301,4 @@ void FirmwareSsd::filled(uint32_t slot) {
     if (on_room_) on_room_();
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

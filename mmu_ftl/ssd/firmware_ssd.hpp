@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"
@@ -34,7 +34,7 @@
 #include "sim/mem/server_pool.hpp"
 #include "sim/stats/stats.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct FirmwareSsdSettings {
     uint32_t cores = 4;
@@ -151,4 +151,4 @@ private:
     Counter& prefetched_used_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -6,7 +6,7 @@
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "mmu_ftl/common/schema_params.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 const ComponentSchema& HybridGpuBackend::schema() {
     static const ComponentSchema s = [] {
@@ -122,4 +122,4 @@ void HybridGpuBackend::delivered() {
     dispatch();
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

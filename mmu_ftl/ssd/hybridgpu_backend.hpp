@@ -20,12 +20,12 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/flash_backbone.hpp"
+#include "flash_model/controller/flash_backbone.hpp"
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class HybridGpuBackend final : public MemoryBackend {
 public:
@@ -65,4 +65,4 @@ private:
     Counter& refusals_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-namespace zng {
+namespace zng::ftl {
 
 PageFtl::PageFtl(uint32_t units, uint32_t blocks_per_unit, uint32_t pages_per_block, double op,
                  uint32_t gc_threshold, std::unique_ptr<FreeBlockPool> pool)
@@ -127,4 +127,4 @@ void PageFtl::collect(uint32_t unit, std::vector<Op>& ops) {
     }
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -16,7 +16,7 @@
 #include "mmu_ftl/common/sparse_table.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class PageFtl {
 public:
@@ -88,4 +88,4 @@ private:
     uint64_t gc_runs_ = 0, gc_moved_ = 0, erases_ = 0;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -2,7 +2,7 @@
 
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 FifoPool::FifoPool(uint32_t units, uint32_t blocks_per_unit) : FreeBlockPool(units, blocks_per_unit) {
     queues_.resize(units);  // each ring allocated when its unit first recycles
@@ -22,4 +22,4 @@ const ComponentSchema& FifoPool::schema() {
     return s;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

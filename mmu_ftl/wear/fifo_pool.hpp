@@ -6,7 +6,7 @@
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "sim/core/ring_queue.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class FifoPool final : public FreeBlockPool {
 public:
@@ -22,4 +22,4 @@ private:
     std::vector<RingQueue<uint32_t>> queues_;  // a unit never holds more than its blocks
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace zng {
+namespace zng::ftl {
 
 FreeBlockPool::FreeBlockPool(uint32_t units, uint32_t blocks_per_unit)
     : blocks_(blocks_per_unit), fresh_next_(units, 0) {}
@@ -22,4 +22,4 @@ WearLevelingSlot& wear_leveling_slot() {
     return slot;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -11,7 +11,7 @@
 
 #include "sim/config/registry.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class FreeBlockPool {
 public:
@@ -45,4 +45,4 @@ using WearLevelingSlot = Slot<FreeBlockPool, uint32_t, uint32_t>;
 WearLevelingSlot& wear_leveling_slot();
 void register_wear_leveling_policies();
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -1,6 +1,6 @@
 #include "mmu_ftl/wear/least_erased_pool.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 LeastErasedPool::LeastErasedPool(uint32_t units, uint32_t blocks_per_unit)
     : FreeBlockPool(units, blocks_per_unit), heaps_(units) {}
@@ -24,4 +24,4 @@ const ComponentSchema& LeastErasedPool::schema() {
     return s;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

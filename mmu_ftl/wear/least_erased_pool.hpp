@@ -7,7 +7,7 @@
 
 #include "mmu_ftl/wear/free_block_pool.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class LeastErasedPool final : public FreeBlockPool {
 public:
@@ -27,4 +27,4 @@ private:
     std::vector<std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>>> heaps_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -1,7 +1,7 @@
 #include "mmu_ftl/wear/fifo_pool.hpp"
 #include "mmu_ftl/wear/least_erased_pool.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 void register_wear_leveling_policies() {
     auto& slot = wear_leveling_slot();
@@ -13,4 +13,4 @@ void register_wear_leveling_policies() {
     });
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -5,7 +5,7 @@
 
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 namespace {
 
@@ -113,4 +113,4 @@ uint64_t DataBlockLayout::vpn_of(uint16_t app, uint64_t vbn, uint32_t piu, uint3
     return wrap * sub_.pages() + sub_.encode(a) / sub_.page_size();
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -29,9 +29,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class DataBlockLayout {
 public:
@@ -97,4 +97,4 @@ private:
     std::vector<uint32_t> plane_in_unit_by_plane_;  // likewise
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

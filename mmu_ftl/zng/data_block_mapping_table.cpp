@@ -4,7 +4,7 @@
 
 #include "sim/core/errors.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 uint32_t DataBlockMappingTable::add(const DbmtEntry& e) {
     if (e.vbn >> 48) throw SimError("DBMT: virtual block number " + std::to_string(e.vbn) + " beyond 48 bits");
@@ -16,4 +16,4 @@ uint32_t DataBlockMappingTable::add(const DbmtEntry& e) {
     return lbn;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

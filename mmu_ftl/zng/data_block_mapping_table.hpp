@@ -10,7 +10,7 @@
 
 #include "sim/core/hash_map.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct DbmtEntry {
     uint64_t vbn = 0;
@@ -43,4 +43,4 @@ private:
     std::vector<DbmtEntry> entries_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

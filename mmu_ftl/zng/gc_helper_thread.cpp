@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-namespace zng {
+namespace zng::ftl {
 
 GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats)
     : sim_(sim), tables_(tables), stats_(stats),
@@ -246,4 +246,4 @@ void GcHelperThread::finish() {
     for (auto& p : wake) release_(p.app, p.vpn, p.done);
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

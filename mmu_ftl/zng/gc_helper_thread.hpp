@@ -29,7 +29,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/mem/address_translator.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class GcHelperThread {
 public:
@@ -131,4 +131,4 @@ private:
     std::vector<Counter*> blocked_by_app_;
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -1,6 +1,6 @@
 #include "mmu_ftl/zng/log_block_mapping_table.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 uint32_t LogBlockMappingTable::join(uint16_t app, uint32_t unit, uint32_t lbn) {
     const uint64_t key = (uint64_t{app} << 32) | unit;
@@ -20,4 +20,4 @@ uint32_t LogBlockMappingTable::join(uint16_t app, uint32_t unit, uint32_t lbn) {
     return g;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -10,7 +10,7 @@
 
 #include "sim/core/hash_map.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct LogGroup {
     uint16_t app = 0;
@@ -40,4 +40,4 @@ private:
     GrowingHashMap<uint32_t> open_{512};  // (app, unit) -> group still accepting members
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -1,6 +1,6 @@
 #include "mmu_ftl/zng/mapping_table_sizes.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 uint32_t bits_for(uint64_t n) {
     uint32_t b = 1;
@@ -36,4 +36,4 @@ MappingTableSizes compute_mapping_table_sizes(const DataBlockLayout& layout, uin
     return s;
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -20,7 +20,7 @@
 
 #include "mmu_ftl/zng/data_block_layout.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct MappingTableSizes {
     uint32_t block_number_bits = 0;  // bits to name one data block (PDBN, PLBN, LBN)
@@ -42,4 +42,4 @@ uint64_t two_level_table_bytes(uint64_t entries, uint32_t entry_bytes);
 MappingTableSizes compute_mapping_table_sizes(const DataBlockLayout& layout, uint32_t user_blocks_per_unit,
                                               uint32_t group_size);
 
-}  // namespace zng
+}  // namespace zng::ftl

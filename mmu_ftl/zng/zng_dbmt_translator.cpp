@@ -8,7 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
-namespace zng {
+namespace zng::ftl {
 
 namespace {
 
@@ -305,4 +305,4 @@ void ZngDbmtTranslator::log_block_full(const flash::FlashAddress& log_block, std
     merge_group(group_of(log_block, PhysicalBlock::Log), std::move(done));
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "flash_model/flash_spec.hpp"
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/zng/gc_helper_thread.hpp"
 #include "mmu_ftl/zng/mapping_table_sizes.hpp"
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"
 #include "sim/mem/address_translator.hpp"
 #include "sim/mem/cache_flush_client.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 class ZngDbmtTranslator final : public AddressTranslator, public flash::LogBlockMap, public CacheFlushClient {
 public:
@@ -74,4 +74,4 @@ private:
     std::vector<uint16_t> log_pages_used_;   // groups x span
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace zng {
+namespace zng::ftl {
 
 ZngFtlTables::ZngFtlTables(const DataBlockLayout& l, uint32_t user_blocks, uint32_t group_size,
                            std::unique_ptr<FreeBlockPool> free_pool)
@@ -35,4 +35,4 @@ void ZngFtlTables::release_block(uint32_t unit, uint32_t b) {
     pool->give_back(unit, b, pb.erases);
 }
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -7,14 +7,14 @@
 #include <memory>
 #include <vector>
 
-#include "flash_model/log_block_map.hpp"
+#include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/common/sparse_table.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "mmu_ftl/zng/data_block_layout.hpp"
 #include "mmu_ftl/zng/data_block_mapping_table.hpp"
 #include "mmu_ftl/zng/log_block_mapping_table.hpp"
 
-namespace zng {
+namespace zng::ftl {
 
 struct PhysicalBlock {
     enum Role : uint8_t { Free, Data, Log };
@@ -63,4 +63,4 @@ struct ZngFtlTables {
     }
 };
 
-}  // namespace zng
+}  // namespace zng::ftl

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "flash_model/register.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/mem/port.hpp"
 

@@ -16,7 +16,7 @@ run_checked("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix $
 foreach(f bin/zngsim share/zngsim/configs/zng.yaml share/zngsim/configs/fragments/znand.yaml
           share/zngsim/experiments/sweep.py share/zngsim/experiments/sweeps/spec.py
           share/zngsim/experiments/fig10_ipc.yaml include/sim/config/config_node.hpp
-          include/sim/app/version.hpp include/flash_model/flash_geometry.hpp
+          include/sim/app/version.hpp include/flash_model/array/flash_geometry.hpp
           lib/cmake/zngsim/zngsimConfig.cmake lib/cmake/zngsim/zngsimConfigVersion.cmake)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${prefix}/${f}")

@@ -11,7 +11,7 @@
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 ConfigNode load_with(const std::vector<std::string>& fragments) {
@@ -67,4 +67,4 @@ TEST(ConfigFragments, HeteroZssdAndTlcBuild) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

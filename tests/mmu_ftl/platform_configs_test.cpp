@@ -6,8 +6,9 @@
 #include <memory>
 
 #include "flash_model/register.hpp"
-#include "flash_model/zng_flash_backend.hpp"
+#include "flash_model/controller/zng_flash_backend.hpp"
 #include "gpu_model/register.hpp"
+#include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
 #include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
@@ -15,13 +16,14 @@
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 namespace {
 
 struct PlatformParts {
     explicit PlatformParts(const std::string& name)
         : root(load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/" + name + ".yaml")) {
         register_gpu_model_components();
+        memory::register_gpu_memory_components();
         register_flash_model_components();
         register_mmu_ftl_components();
         TranslatorContext tctx{&root};
@@ -101,4 +103,4 @@ TEST(PlatformConfigs, HeteroGpuMemoryIsTheGddr5FragmentWithTheGtx580Capacity) {
 }
 
 }  // namespace
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -9,13 +9,13 @@
 #include <map>
 #include <vector>
 
-#include "flash_model/block_state_table.hpp"
-#include "flash_model/flash_geometry.hpp"
-#include "flash_model/log_block_map.hpp"
-#include "flash_model/row_decoder.hpp"
+#include "flash_model/array/block_state_table.hpp"
+#include "flash_model/array/flash_geometry.hpp"
+#include "flash_model/array/log_block_map.hpp"
+#include "flash_model/array/row_decoder.hpp"
 #include "sim/core/timed_queue.hpp"
 
-namespace zng::test {
+namespace zng::ftl::test {
 
 // The small SSD geometry of the SSD-controller tests: `channels` x 1 package x 1 die x
 // 2 planes, 16 blocks of 4 pages, pages interleaved over channels, packages, dies and
@@ -135,4 +135,4 @@ private:
     TimedQueue<std::function<void()>> done_;
 };
 
-}  // namespace zng::test
+}  // namespace zng::ftl::test

@@ -3,7 +3,7 @@
 // registry and the models all come from the installed libraries.
 #include <iostream>
 
-#include "flash_model/flash_geometry.hpp"
+#include "flash_model/array/flash_geometry.hpp"
 #include "sim/app/cli_common.hpp"
 #include "sim/app/platform.hpp"
 

@@ -1,0 +1,50 @@
+#include "flash_model/array/block_state_table.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+
+BlockStateTable::State& BlockStateTable::touch(const FlashAddress& a) {
+    geo_.check(a.with_page(0));
+    auto [it, fresh] = blocks_.try_emplace(geo_.block_index(a), State{geo_.pages_per_block(), 0});
+    (void)fresh;
+    return it->second;
+}
+
+void BlockStateTable::program(const FlashAddress& page) {
+    geo_.check(page);
+    State& s = touch(page);
+    if (page.page < s.next_page)
+        throw SimError(fmt::format("program of flash page {}: the page is not free (the block has {} programmed "
+                                   "pages; erase before write)",
+                                   page.to_string(), s.next_page));
+    if (page.page > s.next_page)
+        throw SimError(fmt::format("out-of-order program of flash page {}: pages of a block are programmed in order "
+                                   "and the next free page is {}",
+                                   page.to_string(), s.next_page));
+    ++s.next_page;
+}
+
+void BlockStateTable::erase(const FlashAddress& block) {
+    State& s = touch(block);
+    s.next_page = 0;
+    ++s.erases;
+    if (s.erases > max_erases_) max_erases_ = s.erases;
+    if (s.erases == endurance_ + 1) ++worn_;  // counted once, when it first exceeds its endurance
+}
+
+void BlockStateTable::set_erased(const FlashAddress& block) { touch(block).next_page = 0; }
+
+uint32_t BlockStateTable::next_free_page(const FlashAddress& block) const {
+    auto it = blocks_.find(geo_.block_index(block));
+    return it == blocks_.end() ? geo_.pages_per_block() : it->second.next_page;
+}
+
+uint32_t BlockStateTable::erase_count(const FlashAddress& block) const {
+    auto it = blocks_.find(geo_.block_index(block));
+    return it == blocks_.end() ? 0 : it->second.erases;
+}
+
+}  // namespace zng::flash

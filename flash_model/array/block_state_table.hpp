@@ -1,0 +1,46 @@
+// The program/erase state of every block that has been touched, and the rules of NAND
+// flash enforced on it: erase before write, in-order programming inside a block, no
+// program of a page that is not free. Blocks never touched hold the pre-loaded data set
+// (all pages programmed, never erased), so the table grows with the blocks a run
+// touches, not with the array's capacity.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+
+#include "flash_model/array/flash_geometry.hpp"
+
+namespace zng::flash {
+
+class BlockStateTable {
+public:
+    BlockStateTable(const FlashGeometry& geometry, uint32_t endurance) : geo_(geometry), endurance_(endurance) {}
+
+    // Throws SimError naming the page and the rule it breaks.
+    void program(const FlashAddress& page);
+    // Erases the block holding `block` (page field ignored); counts a P/E cycle.
+    void erase(const FlashAddress& block);
+    // Untimed initial condition: the block is erased and holds nothing (spare blocks).
+    void set_erased(const FlashAddress& block);
+
+    bool page_programmed(const FlashAddress& page) const { return page.page < next_free_page(page); }
+    uint32_t next_free_page(const FlashAddress& block) const;
+    uint32_t erase_count(const FlashAddress& block) const;
+    uint32_t max_erase_count() const { return max_erases_; }
+    uint64_t worn_blocks() const { return worn_; }
+    size_t touched_blocks() const { return blocks_.size(); }
+
+private:
+    struct State {
+        uint32_t next_page;  // pages below it are programmed; the rest are free
+        uint32_t erases;
+    };
+    State& touch(const FlashAddress& a);
+
+    const FlashGeometry& geo_;
+    uint32_t endurance_;
+    std::unordered_map<uint64_t, State> blocks_;
+    uint32_t max_erases_ = 0;
+    uint64_t worn_ = 0;
+};
+
+}  // namespace zng::flash

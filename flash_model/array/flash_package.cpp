@@ -1,0 +1,564 @@
+#include "flash_model/array/flash_package.hpp"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+
+namespace {
+uint64_t park_key(uint32_t plane, uint32_t block) { return (static_cast<uint64_t>(plane) << 32) | block; }
+}  // namespace
+
+FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& iface, FlashShared& shared,
+                           uint32_t channel, uint32_t package_in_channel)
+    : Component(sim, std::move(name), iface),
+      sh_(shared),
+      iface_(iface),
+      channel_(channel),
+      package_(package_in_channel),
+      endpoint_(shared.package_endpoint(channel * shared.spec.geometry.packages_per_channel() + package_in_channel)),
+      port_is_network_(shared.network->carries_package_io()),
+      planes_(shared.spec.geometry.planes_per_package()),
+      decoders_(shared.spec.geometry.planes_per_package(),
+                ProgrammableRowDecoder(shared.spec.geometry.pages_per_block())),
+      regs_(shared.spec.geometry.planes_per_package(), shared.spec.registers_per_plane, shared.spec.grouping,
+            register_replacement_slot().create(shared.spec.register_replacement, shared.spec.register_replacement_path,
+                                               "lru")),
+      interconnect_(register_interconnect_slot().create(shared.spec.register_interconnect,
+                                                        shared.spec.register_interconnect_path, "nif", sim,
+                                                        shared.spec.geometry.planes_per_package())),
+      thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
+      free_ports_(shared.spec.io_ports_per_package),
+      held_programs_in_plane_(shared.spec.geometry.planes_per_package(), 0),
+      events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
+    // A dirty page whose log group is being merged, or whose log block is full, cannot
+    // be programmed until a merge ends (the log block is about to be erased, or has no
+    // free page): the register keeps it, still serving hits, and background programs
+    // and victim choice take other registers first.
+    regs_.set_program_held([this](uint64_t tag) {
+        if (!sh_.log_map) return false;
+        const uint32_t plane = FlashRegisterFile::tag_plane(tag);
+        const FlashAddress a = page_address(plane, FlashRegisterFile::tag_block(tag), FlashRegisterFile::tag_page(tag));
+        if (sh_.log_map->merge_pending(a)) return true;
+        const uint32_t log = sh_.log_map->open_log_block(a);
+        return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
+    });
+}
+
+uint32_t FlashPackage::held_programs(uint32_t plane) const {
+    return sh_.spec.grouping == RegisterGrouping::Package ? held_programs_ : held_programs_in_plane_[plane];
+}
+
+void FlashPackage::note_held(uint32_t id, bool held) {
+    FlashTxn& e = sh_.txns[id];
+    if (e.held == held) return;
+    e.held = held;
+    const uint32_t home = regs_[static_cast<uint32_t>(e.reg)].home_plane;
+    held_programs_in_plane_[home] += held ? 1u : UINT32_MAX;
+    held_programs_ += held ? 1u : UINT32_MAX;
+}
+
+void FlashPackage::fail(const std::string& what) const {
+    throw SimError(fmt::format("{} at {} ps: {}", name(), now(), what));
+}
+
+FlashAddress FlashPackage::page_address(uint32_t plane, uint32_t block, uint32_t page) const {
+    FlashAddress a;
+    a.channel = channel_;
+    a.package = package_;
+    a = sh_.spec.geometry.with_plane_in_package(a, plane);
+    a.block = block;
+    a.page = page;
+    return a;
+}
+
+uint64_t FlashPackage::busy_planes() const {
+    uint64_t n = 0;
+    for (const auto& p : planes_) n += p.busy || !p.array.empty() || !p.firmware_array.empty() || !p.demand.empty();
+    return n;
+}
+
+void FlashPackage::receive(const FlashMessage& m) {
+    if (m.kind == static_cast<uint8_t>(MsgKind::Migrate)) {
+        // The page is back from the controller's buffer: move it into the register.
+        sh_.txns[m.tag].migrate_phase = 2;
+        port_transfer(m.tag, static_cast<uint32_t>(sh_.spec.geometry.page_size()));
+        return;
+    }
+    FlashTxn& t = sh_.txns[m.tag];
+    t.plane = sh_.spec.geometry.plane_in_package(t.addr);
+    switch (t.kind) {
+        case TxnKind::DemandRead:
+        case TxnKind::DemandWrite:
+            planes_[t.plane].demand.push_back(m.tag);
+            process_plane(t.plane);
+            break;
+        case TxnKind::OpRead:
+            t.target = t.addr;
+            planes_[t.plane].firmware_array.push_back(m.tag);
+            start_array(t.plane);
+            break;
+        case TxnKind::OpProgram:
+            t.target = t.addr;
+            port_transfer(m.tag, t.bytes);  // data into the page buffer, then the array
+            break;
+        case TxnKind::OpErase:
+            t.target = t.addr;
+            port_transfer(m.tag, 0);  // the command cycles only
+            break;
+        case TxnKind::Evict: fail("an eviction arrived from the network");
+    }
+}
+
+void FlashPackage::process_plane(uint32_t p) {
+    auto& q = planes_[p].demand;
+    while (!q.empty() && admit(q.front())) q.pop_front();
+    start_array(p);
+}
+
+void FlashPackage::kick_waiting() {
+    for (uint32_t p = 0; p < planes_.size(); ++p)
+        if (!planes_[p].demand.empty()) process_plane(p);
+}
+
+bool FlashPackage::admit(uint32_t id) {
+    FlashTxn& t = sh_.txns[id];
+    uint64_t tag = FlashRegisterFile::make_tag(t.plane, t.addr.block, t.addr.page);
+    int r = regs_.find(tag);
+    if (r >= 0) {
+        if (regs_.busy(static_cast<uint32_t>(r))) return false;  // its data is moving; retried when it settles
+        regs_.set_busy(static_cast<uint32_t>(r), true);
+        regs_.touch(static_cast<uint32_t>(r));
+        t.reg = r;
+        if (t.req) t.req->mark(Stage::MediumStart, now());
+        if (t.kind == TxnKind::DemandRead && (t.chunks & ~regs_[static_cast<uint32_t>(r)].chunks) != 0 &&
+            holds_data(t.plane, t.addr.block, t.addr.page)) {
+            // The register holds only written parts of the page and the read wants
+            // others: the page is sensed and merged under the written data.
+            ++*sh_.c.register_misses;
+            planes_[t.plane].array.push_back(id);
+            return true;
+        }
+        if (t.kind == TxnKind::DemandRead) {
+            ++*sh_.c.register_read_hits;
+        } else {
+            ++*sh_.c.register_write_hits;
+        }
+        port_transfer(id, t.bytes);
+        return true;
+    }
+    if (t.evicting >= 0) {
+        // Retried while the register emptied for it is still being programmed: waiting
+        // is all it may do, else every retry would evict one more dirty page.
+        if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
+        t.evicting = -1;
+    }
+    // A miss that would get a dirty register waits while a program is under way (just
+    // below): which register the search would pick does not matter then, and it is not
+    // run (with package grouping it weighs up to 512 registers and asks the FTL about
+    // each dirty one, for every waiting miss at every completion).
+    if (regs_.no_clean_idle(t.plane) && regs_.programming(t.plane) > held_programs(t.plane) &&
+        regs_.skip_victim(t.plane))
+        return false;
+    int v = regs_.victim(t.plane);
+    if (v < 0) return false;  // every usable register is busy
+    if (regs_[v].dirty) {
+        // No clean register: a program already under way will free one (not one parked
+        // until a merge ends: it frees its register only then).
+        if (regs_.programming(t.plane) > held_programs(t.plane)) return false;
+        t.evicting = v;  // before start_evict: allocating its transaction may move `t`
+        start_evict(static_cast<uint32_t>(v));
+        return false;  // retried once the victim is clean
+    }
+    ++*sh_.c.register_misses;
+    if (t.kind == TxnKind::DemandWrite) note_write_miss(tag);
+    regs_.fill(static_cast<uint32_t>(v), tag);
+    regs_.set_busy(static_cast<uint32_t>(v), true);
+    t.reg = v;
+    // A write miss takes the register with no chunk valid: the old page is sensed only
+    // if the register is programmed partly written (start_evict), unless
+    // write_miss_sense asks for the sense at the miss.
+    if (t.kind == TxnKind::DemandRead || sh_.spec.write_miss_sense) {
+        planes_[t.plane].array.push_back(id);
+    } else {
+        if (t.req) t.req->mark(Stage::MediumStart, now());
+        port_transfer(id, t.bytes);
+    }
+    return true;
+}
+
+bool FlashPackage::holds_data(uint32_t plane, uint32_t block, uint32_t page) const {
+    ProgrammableRowDecoder::Row row = decoders_[plane].resolve(block, page);
+    return sh_.blocks.page_programmed(page_address(plane, row.block, row.page));
+}
+
+void FlashPackage::maybe_flush(uint32_t plane) {
+    // Dirty registers above the watermark are programmed in the background, so that a
+    // miss finds a clean register instead of waiting for a program.
+    const auto limit = static_cast<uint32_t>(sh_.spec.dirty_watermark * regs_.group_size());
+    while (regs_.unflushed(plane) > limit) {
+        int r = regs_.dirty_victim(plane);
+        if (r < 0) return;
+        ++*sh_.c.background_programs;
+        start_evict(static_cast<uint32_t>(r));
+    }
+}
+
+void FlashPackage::start_evict(uint32_t reg) {
+    FlashRegister& g = regs_[reg];
+    regs_.set_busy(reg, true);
+    regs_.set_programming(reg, true);
+    ++*sh_.c.evictions;
+    if (sh_.spec.thrashing.enabled) thrash_.on_evict(g.tag);
+    uint32_t id = sh_.txns.alloc();
+    FlashTxn& e = sh_.txns[id];
+    e.kind = TxnKind::Evict;
+    e.plane = FlashRegisterFile::tag_plane(g.tag);
+    e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
+    e.reg = static_cast<int32_t>(reg);
+    e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
+    // A program writes a whole page: a partly written register over a page that holds
+    // data first senses the old page (tR) and merges it under the written chunks.
+    if (g.chunks != sh_.spec.full_chunk_mask() && holds_data(e.plane, e.addr.block, e.addr.page)) {
+        e.merge_sense = 1;
+        planes_[e.plane].array.push_back(id);
+        start_array(e.plane);
+        return;
+    }
+    continue_evict(id);
+}
+
+void FlashPackage::continue_evict(uint32_t id) {
+    FlashTxn& e = sh_.txns[id];
+    const uint32_t home = regs_[static_cast<uint32_t>(e.reg)].home_plane;
+    if (home != e.plane) {
+        ++*sh_.c.migrations;
+        interconnect_->migrate(*this, home, e.plane, e.bytes, id);
+    } else {
+        program_log(id);
+    }
+}
+
+void FlashPackage::migration_done(uint32_t id) {
+    FlashTxn& t = sh_.txns[id];
+    if (t.kind == TxnKind::Evict) {
+        program_log(id);
+    } else {
+        after_sense(id);
+    }
+}
+
+void FlashPackage::migration_done_at(uint32_t id, Tick when) { events_.push({EvKind::Migrated, id, 0}, when); }
+
+void FlashPackage::migrate_through_controller(uint32_t id) {
+    sh_.txns[id].migrate_phase = 1;
+    port_transfer(id, static_cast<uint32_t>(sh_.spec.geometry.page_size()));
+}
+
+void FlashPackage::program_log(uint32_t id) {
+    FlashTxn& e = sh_.txns[id];
+    if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
+    note_held(id, false);
+    if (sh_.log_map->wait_for_merge(e.addr, [this, id] { program_log(id); })) {
+        ++*sh_.c.evictions_held_for_merge;
+        note_held(id, true);
+        kick_waiting();  // a miss waiting for this program now takes another register
+        return;
+    }
+    uint32_t log = sh_.log_map->log_block_for(e.addr);
+    if (log == LogBlockMap::kRetiredBlock) {
+        finish_evict(id);  // a late write-back to a retired data block: nothing to keep
+        return;
+    }
+    if (log >= sh_.spec.geometry.blocks_per_plane())
+        fail(fmt::format("the log-block map returned block {} for {} (the plane has {} blocks)", log,
+                         e.addr.to_string(), sh_.spec.geometry.blocks_per_plane()));
+    ProgrammableRowDecoder& d = decoders_[e.plane];
+    if (d.log_full(log)) {
+        auto [it, first] = parked_.try_emplace(park_key(e.plane, log));
+        it->second.push_back(id);
+        note_held(id, true);
+        if (first) {
+            ++*sh_.c.merges_requested;
+            uint32_t plane = e.plane;
+            sh_.log_map->log_block_full(page_address(plane, log, 0), [this, plane, log] { merge_done(plane, log); });
+        }
+        kick_waiting();  // as above
+        return;
+    }
+    uint32_t log_page = d.program_log(log, e.addr.block, e.addr.page);
+    e.target = page_address(e.plane, log, log_page);
+    planes_[e.plane].array.push_back(id);
+    start_array(e.plane);
+}
+
+void FlashPackage::merge_done(uint32_t plane, uint32_t log) {
+    auto it = parked_.find(park_key(plane, log));
+    if (it == parked_.end()) fail(fmt::format("merge of log block {} of plane {} finished twice", log, plane));
+    std::vector<uint32_t> waiting = std::move(it->second);
+    parked_.erase(it);
+    for (uint32_t id : waiting) program_log(id);
+}
+
+FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {
+    switch (t.kind) {
+        case TxnKind::Evict: return t.merge_sense ? ArrayOp::Sense : ArrayOp::Program;
+        case TxnKind::OpProgram: return ArrayOp::Program;
+        case TxnKind::OpErase: return ArrayOp::Erase;
+        default: return ArrayOp::Sense;
+    }
+}
+
+bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
+    uint32_t per_die = sh_.spec.geometry.planes_per_die();
+    uint32_t first = p / per_die * per_die;
+    for (uint32_t q = first; q < first + per_die; ++q) {
+        if (!planes_[q].busy) continue;
+        if (!sh_.spec.multi_plane) return false;
+        if (op == ArrayOp::Erase || planes_[q].running != op) return false;  // erases run alone on their die
+    }
+    return true;
+}
+
+void FlashPackage::start_array(uint32_t p) {
+    Plane& pl = planes_[p];
+    if (pl.busy) return;
+    // Paper V-D: GC blocks the requests of the application it serves, not the others':
+    // the plane alternates between firmware (GC) and demand operations when both wait.
+    // An operation the die cannot overlap now is started when the die's operations end.
+    RingQueue<uint32_t>* order[2] = {&pl.array, &pl.firmware_array};
+    if (!pl.firmware_last) std::swap(order[0], order[1]);
+    RingQueue<uint32_t>* q = nullptr;
+    for (RingQueue<uint32_t>* c : order) {
+        if (!c->empty() && die_allows(p, array_op(sh_.txns[c->front()]))) {
+            q = c;
+            break;
+        }
+    }
+    if (!q) return;
+    uint32_t id = q->front();
+    FlashTxn& t = sh_.txns[id];
+    q->pop_front();
+    pl.firmware_last = q == &pl.firmware_array;
+    const FlashTiming& tm = sh_.spec.timing;
+    Tick dur = 0;
+    try {
+        switch (t.kind) {
+            case TxnKind::DemandRead:
+            case TxnKind::DemandWrite: {
+                ProgrammableRowDecoder::Row row = decoders_[p].resolve(t.addr.block, t.addr.page);
+                if (row.log_hit) ++*sh_.c.log_hits;
+                t.target = page_address(p, row.block, row.page);
+                if (!sh_.blocks.page_programmed(t.target)) ++*sh_.c.reads_of_erased_pages;
+                dur = tm.decoder_search + tm.t_read;
+                if (t.kind == TxnKind::DemandRead) note_read_sense(t);
+                ++*sh_.c.senses;
+                *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
+                if (t.req) t.req->mark(Stage::MediumStart, now());
+                break;
+            }
+            case TxnKind::OpRead:
+                if (!sh_.blocks.page_programmed(t.target)) ++*sh_.c.reads_of_erased_pages;
+                dur = tm.t_read;
+                ++*sh_.c.senses;
+                *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
+                break;
+            case TxnKind::Evict:
+                if (t.merge_sense) {
+                    ProgrammableRowDecoder::Row row = decoders_[p].resolve(t.addr.block, t.addr.page);
+                    if (row.log_hit) ++*sh_.c.log_hits;
+                    dur = tm.decoder_search + tm.t_read;
+                    ++*sh_.c.senses;
+                    ++*sh_.c.merge_senses;
+                    *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
+                    break;
+                }
+                [[fallthrough]];
+            case TxnKind::OpProgram:
+                sh_.blocks.program(t.target);
+                dur = tm.t_prog;
+                ++*sh_.c.programs;
+                *sh_.c.bytes_programmed += sh_.spec.geometry.page_size();
+                if (t.kind == TxnKind::Evict) ++sh_.programs_per_page[sh_.spec.geometry.encode(t.addr)];
+                break;
+            case TxnKind::OpErase:
+                sh_.blocks.erase(t.target);
+                dur = tm.t_erase;
+                ++*sh_.c.erases;
+                break;
+        }
+    } catch (const SimError& e) {
+        fail(e.what());
+    }
+    pl.busy = true;
+    pl.running = array_op(t);
+    events_.push({EvKind::ArrayDone, id, p}, now() + dur);
+}
+
+void FlashPackage::array_done(uint32_t id, uint32_t p) {
+    planes_[p].busy = false;
+    FlashTxn& t = sh_.txns[id];
+    switch (t.kind) {
+        case TxnKind::DemandRead:
+        case TxnKind::DemandWrite: {
+            // The sensed page fills every chunk the writes did not.
+            regs_[static_cast<uint32_t>(t.reg)].chunks = sh_.spec.full_chunk_mask();
+            uint32_t home = regs_[static_cast<uint32_t>(t.reg)].home_plane;
+            if (home != p) {
+                ++*sh_.c.migrations;
+                interconnect_->migrate(*this, p, home, static_cast<uint32_t>(sh_.spec.geometry.page_size()), id);
+            } else {
+                after_sense(id);
+            }
+            break;
+        }
+        case TxnKind::OpRead: port_transfer(id, t.bytes); break;
+        case TxnKind::Evict:
+            if (t.merge_sense) {
+                t.merge_sense = 0;
+                regs_[static_cast<uint32_t>(t.reg)].chunks = sh_.spec.full_chunk_mask();
+                continue_evict(id);
+            } else {
+                finish_evict(id);
+            }
+            break;
+        case TxnKind::OpProgram: reply(id, MsgKind::Ack, 0); break;
+        case TxnKind::OpErase:
+            decoders_[p].erase_block(t.target.block);
+            regs_.invalidate_block(p, t.target.block);
+            reply(id, MsgKind::Ack, 0);
+            break;
+    }
+    // The die may have held back other planes' operations of another kind.
+    uint32_t per_die = sh_.spec.geometry.planes_per_die();
+    uint32_t first = p / per_die * per_die;
+    for (uint32_t q = first; q < first + per_die; ++q) start_array(q);
+}
+
+void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].bytes); }
+
+void FlashPackage::finish_evict(uint32_t id) {
+    const uint32_t reg = static_cast<uint32_t>(sh_.txns[id].reg);
+    regs_.set_dirty(reg, false);
+    regs_.set_programming(reg, false);
+    regs_.set_busy(reg, false);
+    sh_.txns.release(id);
+    maybe_flush(regs_[reg].home_plane);
+    kick_waiting();
+}
+
+void FlashPackage::port_transfer(uint32_t id, uint32_t bytes) {
+    if (port_is_network_) {
+        // The bus transfer is the network message itself: no port time. Deferred to an
+        // event so that callers iterating a plane's queue are not re-entered.
+        events_.push({EvKind::PortDone, id, 0}, now());
+        return;
+    }
+    port_wait_.push_back({id, bytes});
+    try_ports();
+}
+
+void FlashPackage::try_ports() {
+    const FlashTiming& tm = sh_.spec.timing;
+    while (free_ports_ > 0 && !port_wait_.empty()) {
+        PortJob j = port_wait_.front();
+        port_wait_.pop_front();
+        --free_ports_;
+        Cycle cycles = tm.command_cycles + (j.bytes + tm.io_port_width - 1) / tm.io_port_width;
+        events_.push({EvKind::PortDone, j.txn, 1}, iface_.edge_after(now(), cycles));
+    }
+}
+
+void FlashPackage::port_done(uint32_t id) {
+    FlashTxn& t = sh_.txns[id];
+    uint32_t page = static_cast<uint32_t>(sh_.spec.geometry.page_size());
+    if (t.migrate_phase == 1) {
+        sh_.network->send({endpoint_, channel_, page, id, static_cast<uint8_t>(MsgKind::Migrate)});
+        return;
+    }
+    if (t.migrate_phase == 2) {
+        t.migrate_phase = 0;
+        migration_done(id);
+        return;
+    }
+    switch (t.kind) {
+        case TxnKind::DemandRead:
+            regs_.set_busy(static_cast<uint32_t>(t.reg), false);
+            reply(id, MsgKind::Data, t.bytes);
+            kick_waiting();
+            break;
+        case TxnKind::DemandWrite: {
+            const uint32_t reg = static_cast<uint32_t>(t.reg);
+            regs_[reg].chunks |= t.chunks;
+            regs_.set_dirty(reg, true);
+            regs_.note_written(reg);
+            regs_.set_busy(reg, false);
+            sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr));
+            const uint32_t plane = t.plane;
+            reply(id, MsgKind::Ack, 0);
+            maybe_flush(plane);
+            kick_waiting();
+            break;
+        }
+        case TxnKind::OpRead: reply(id, MsgKind::Data, t.bytes); break;
+        case TxnKind::OpProgram:
+        case TxnKind::OpErase:
+            planes_[t.plane].firmware_array.push_back(id);
+            start_array(t.plane);
+            break;
+        case TxnKind::Evict: fail("an eviction used an I/O port");
+    }
+}
+
+void FlashPackage::reply(uint32_t id, MsgKind kind, uint32_t payload) {
+    sh_.network->send({endpoint_, channel_, payload, id, static_cast<uint8_t>(kind)});
+}
+
+void FlashPackage::note_write_miss(uint64_t tag) {
+    if (!sh_.spec.thrashing.enabled) return;
+    const uint64_t before = thrash_.rewrites();
+    switch (thrash_.on_write_miss(tag)) {
+        case ThrashingChecker::Change::On:
+            ++sh_.thrashing_packages;
+            ++*sh_.c.thrashing_episodes;
+            break;
+        case ThrashingChecker::Change::Off: --sh_.thrashing_packages; break;
+        case ThrashingChecker::Change::None: break;
+    }
+    *sh_.c.thrashing_rewrites += thrash_.rewrites() - before;
+}
+
+void FlashPackage::note_read_sense(const FlashTxn& t) {
+    // Fig. 5b: "each Z-NAND page ... repeatedly read": demand reads that had to sense
+    // their page, keyed by the data page wherever its newest copy lives (senses for
+    // writes and for merges before a program are not reads of the page).
+    ++*sh_.c.demand_senses;
+    if (sh_.senses_per_page[sh_.spec.geometry.encode(t.addr)]++ > 0) ++*sh_.c.read_reaccesses;
+}
+
+void FlashPackage::on_event(Ev& e) {
+    switch (e.kind) {
+        case EvKind::ArrayDone: array_done(e.txn, e.plane); break;
+        case EvKind::PortDone:
+            if (e.plane) ++free_ports_;  // plane field: 1 when a port was held
+            port_done(e.txn);
+            try_ports();
+            break;
+        case EvKind::Migrated: migration_done(e.txn); break;
+    }
+}
+
+void FlashPackage::block_erased_externally(uint32_t plane, uint32_t block) {
+    decoders_[plane].erase_block(block);
+    regs_.invalidate_block(plane, block);
+}
+
+void FlashPackage::block_moved(uint32_t plane, uint32_t from, uint32_t to) {
+    decoders_[plane].move_data_block(from, to);
+    regs_.move_block(plane, from, to);
+}
+
+}  // namespace zng::flash

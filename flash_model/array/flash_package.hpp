@@ -1,0 +1,140 @@
+// A Z-NAND package: dies x planes of blocks, a programmable row decoder per plane, the
+// flash registers, and the I/O ports towards the flash network (paper II-B, IV-A, IV-C).
+//
+// Per plane, commands are taken in arrival order (firmware operations from their own
+// queue, so that GC never waits behind demand traffic blocked on registers; the plane's
+// array alternates between the two when both have operations waiting):
+//  - demand read: a register holding the requested chunks of the page serves it (a
+//    register hit, no array access); a register holding only other, written chunks
+//    senses the page and merges it; otherwise a register is taken (a clean one first;
+//    a dirty victim is programmed to its log block first), the decoder resolves the row
+//    (its CAM search latency) and the page is sensed (tR), then `bytes` leave through
+//    an I/O port;
+//  - demand write (possibly several stores to the page in one sequence): the data
+//    enters through an I/O port into the register holding the page, or a register
+//    taken with no chunk valid (sensing the page first only if write_miss_sense), and
+//    the register turns dirty; the write is acknowledged there. A dirty register is
+//    programmed (tPROG) to the next free page of its data block's log block when it is
+//    evicted or, above dirty_watermark, in the background (not the register the last
+//    store went to, nor a page whose log group is merging or whose log block is full:
+//    its program would hold the register until a merge ends); if only part of it was written and the page holds
+//    data, the old copy is sensed (tR) and merged first. A miss that needs a dirty
+//    register waits for a program under way, not for one parked until a merge ends;
+//  - firmware read / program / erase: exact addresses, through the plane's page buffer.
+// Array operations of a plane run one at a time; planes of a die overlap when
+// multi_plane allows (operations of one kind only), else the die runs one at a time.
+// An I/O port moves one transfer at a time: command_cycles + ceil(bytes / width) cycles
+// at the interface rate (skipped when the network is the I/O bus itself).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "flash_model/flash_transaction.hpp"
+#include "flash_model/array/register_file.hpp"
+#include "flash_model/array/register_interconnect.hpp"
+#include "flash_model/array/row_decoder.hpp"
+#include "flash_model/array/thrashing_checker.hpp"
+#include "sim/core/component.hpp"
+#include "sim/core/timed_queue.hpp"
+
+namespace zng::flash {
+
+class FlashPackage final : public Component, public FlashEndpoint {
+public:
+    // `iface` is the clock of the I/O ports (one cycle per transfer at the interface rate).
+    FlashPackage(Simulator& sim, std::string name, const ClockDomain& iface, FlashShared& shared, uint32_t channel,
+                 uint32_t package_in_channel);
+
+    void receive(const FlashMessage& m) override;
+    // Interconnects report a finished move.
+    void migration_done(uint32_t txn);
+    // SWnet: copy a page out to the controller's buffer and back in.
+    void migrate_through_controller(uint32_t txn);
+    // Schedules migration_done(txn) at `when` (for interconnects with their own timing).
+    void migration_done_at(uint32_t txn, Tick when);
+
+    // FlashOpExecutor helpers (untimed bookkeeping).
+    void block_erased_externally(uint32_t plane, uint32_t block);
+    void block_moved(uint32_t plane, uint32_t from, uint32_t to);
+
+    const FlashRegisterFile& registers() const { return regs_; }
+    // The thrashing checker asks the L2 to hold this package's dirty pages.
+    bool thrashing() const { return thrash_.active(); }
+    const ThrashingChecker& thrashing_checker() const { return thrash_; }
+    const ProgrammableRowDecoder& decoder(uint32_t plane) const { return decoders_[plane]; }
+    uint32_t endpoint() const { return endpoint_; }
+    // Commands and internal operations not yet finished (for end-of-run invariants).
+    uint64_t busy_planes() const;
+
+private:
+    // What an operation does to the array (planes of a die overlap same-kind operations).
+    enum class ArrayOp : uint8_t { Sense, Program, Erase };
+    struct Plane {
+        RingQueue<uint32_t> demand;    // commands waiting for a register, in order
+        RingQueue<uint32_t> array;           // demand array operations (senses, evictions)
+        RingQueue<uint32_t> firmware_array;  // firmware / GC array operations
+        bool busy = false;
+        bool firmware_last = false;  // the last operation started was a firmware one
+        ArrayOp running = ArrayOp::Sense;
+    };
+    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated };
+    struct Ev {
+        EvKind kind;
+        uint32_t txn;
+        uint32_t plane;
+    };
+    struct PortJob {
+        uint32_t txn;
+        uint32_t bytes;
+    };
+
+    void on_event(Ev& e);
+    void process_plane(uint32_t p);
+    void kick_waiting();
+    bool admit(uint32_t t);
+    void start_evict(uint32_t reg);
+    void continue_evict(uint32_t txn);
+    void maybe_flush(uint32_t plane);
+    bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
+    static ArrayOp array_op(const FlashTxn& t);
+    void program_log(uint32_t t);
+    void merge_done(uint32_t plane, uint32_t log_block);
+    void start_array(uint32_t p);
+    bool die_allows(uint32_t p, ArrayOp op) const;
+    void array_done(uint32_t t, uint32_t p);
+    void after_sense(uint32_t t);
+    void port_transfer(uint32_t t, uint32_t bytes);
+    void try_ports();
+    void port_done(uint32_t t);
+    void finish_evict(uint32_t t);
+    void reply(uint32_t t, MsgKind kind, uint32_t payload);
+    void note_write_miss(uint64_t tag);
+    void note_read_sense(const FlashTxn& t);
+    FlashAddress page_address(uint32_t plane, uint32_t block, uint32_t page) const;
+    [[noreturn]] void fail(const std::string& what) const;
+
+    FlashShared& sh_;
+    const ClockDomain& iface_;
+    uint32_t channel_, package_, endpoint_;
+    bool port_is_network_;
+    std::vector<Plane> planes_;
+    std::vector<ProgrammableRowDecoder> decoders_;
+    FlashRegisterFile regs_;
+    std::unique_ptr<RegisterInterconnect> interconnect_;
+    ThrashingChecker thrash_;
+    uint32_t free_ports_;
+    RingQueue<PortJob> port_wait_;
+    // Programs parked until a merge ends (program_log), by home plane of their register:
+    // they hold their register for the merge, so a miss does not count on them.
+    std::vector<uint32_t> held_programs_in_plane_;
+    uint32_t held_programs_ = 0;
+    uint32_t held_programs(uint32_t plane) const;
+    void note_held(uint32_t txn, bool held);
+    // Evictions waiting for a full log block to be merged, by (plane, log block).
+    std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;
+    TimedQueue<Ev> events_;
+};
+
+}  // namespace zng::flash

@@ -1,0 +1,168 @@
+#include "flash_model/array/register_file.hpp"
+
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+
+FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, RegisterGrouping grouping,
+                                     std::unique_ptr<RegisterReplacementPolicy> policy)
+    : per_plane_(per_plane),
+      grouping_(grouping),
+      policy_(std::move(policy)),
+      regs_(planes * per_plane),
+      busy_(regs_.size(), 0),
+      idle_in_plane_(planes, per_plane),
+      idle_(static_cast<uint32_t>(regs_.size())),
+      clean_idle_in_plane_(planes, per_plane),
+      clean_idle_(static_cast<uint32_t>(regs_.size())),
+      unflushed_in_plane_(planes, 0),
+      programming_in_plane_(planes, 0),
+      last_written_in_plane_(planes, UINT32_MAX),
+      index_(regs_.size()) {
+    for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
+    policy_->resize(regs_.size());
+    candidates_.reserve(regs_.size());
+    dirty_candidates_.reserve(regs_.size());
+}
+
+void FlashRegisterFile::set_busy(uint32_t r, bool b) {
+    if (busy_[r] == static_cast<uint8_t>(b)) return;
+    busy_[r] = b;
+    uint32_t& plane_idle = idle_in_plane_[regs_[r].home_plane];
+    const uint32_t step = b ? UINT32_MAX : 1u;  // -1 or +1
+    plane_idle += step;
+    idle_ += step;
+    if (!regs_[r].dirty) {
+        clean_idle_in_plane_[regs_[r].home_plane] += step;
+        clean_idle_ += step;
+    }
+}
+
+bool FlashRegisterFile::skip_victim(uint32_t plane) {
+    // With no empty or clean idle register, victim() asks the policy exactly once if
+    // any register of the group is idle (every idle one is then a dirty candidate), and
+    // not at all otherwise.
+    if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return true;
+    return policy_->skip_choice();
+}
+
+int FlashRegisterFile::victim(uint32_t plane) {
+    if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return -1;
+    uint32_t own = plane * per_plane_;
+    for (uint32_t r = own; r < own + per_plane_; ++r)
+        if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
+    // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
+    // one whose program is held by a merge keeps the register until the merge ends.
+    // One scan sorts the idle registers of the group into clean and dirty (in register
+    // order); whether a dirty one's program is held is asked only when no clean one
+    // exists, once per register.
+    candidates_.clear();
+    dirty_candidates_.clear();
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        if (!in_group(r, plane) || busy_[r]) continue;
+        if (!regs_[r].valid) return static_cast<int>(r);
+        (regs_[r].dirty ? dirty_candidates_ : candidates_).push_back(r);
+    }
+    if (candidates_.empty()) {
+        // Programmable ones first (kept in candidates_), then the held ones.
+        size_t held = 0;
+        for (uint32_t r : dirty_candidates_) {
+            if (program_held(r))
+                dirty_candidates_[held++] = r;
+            else
+                candidates_.push_back(r);
+        }
+        dirty_candidates_.resize(held);
+        if (candidates_.empty()) candidates_.swap(dirty_candidates_);
+    }
+    if (candidates_.empty()) return -1;
+    return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
+}
+
+bool FlashRegisterFile::program_held(uint32_t r) const { return program_held_ && program_held_(regs_[r].tag); }
+
+void FlashRegisterFile::note_written(uint32_t r) {
+    last_written_in_plane_[regs_[r].home_plane] = r;
+    last_written_ = r;
+}
+
+int FlashRegisterFile::dirty_victim(uint32_t plane) {
+    // Paper V-B: "ZnG can buffer the small write requests in both the L2 cache and flash
+    // registers": the register taking the current stores keeps buffering them.
+    const uint32_t open = grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
+    candidates_.clear();
+    for (uint32_t r = 0; r < regs_.size(); ++r)
+        if (in_group(r, plane) && r != open && !busy_[r] && regs_[r].valid && regs_[r].dirty &&
+            !regs_[r].programming && !program_held(r))
+            candidates_.push_back(r);
+    if (candidates_.empty()) return -1;
+    return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
+}
+
+void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
+    FlashRegister& g = regs_[r];
+    if (g.dirty) throw SimError("flash register file: a dirty register was refilled before its program");
+    if (g.valid) index_.erase(g.tag);
+    if (index_.contains(tag)) throw SimError("flash register file: a page may sit in one register only");
+    g.tag = tag;
+    g.valid = true;
+    g.chunks = 0;
+    index_.put(tag, r);
+    policy_->on_fill(r);
+}
+
+void FlashRegisterFile::count(uint32_t r, int sign) {
+    const FlashRegister& g = regs_[r];
+    const uint32_t home = g.home_plane;
+    if (g.dirty && !g.programming) {
+        unflushed_in_plane_[home] += sign;
+        unflushed_ += sign;
+    }
+    if (g.programming) {
+        programming_in_plane_[home] += sign;
+        programming_ += sign;
+    }
+}
+
+void FlashRegisterFile::set_dirty(uint32_t r, bool d) {
+    count(r, -1);
+    if (!busy_[r] && regs_[r].dirty != d) {
+        const uint32_t step = d ? UINT32_MAX : 1u;  // -1 or +1
+        clean_idle_in_plane_[regs_[r].home_plane] += step;
+        clean_idle_ += step;
+    }
+    regs_[r].dirty = d;
+    count(r, +1);
+}
+
+void FlashRegisterFile::set_programming(uint32_t r, bool p) {
+    count(r, -1);
+    regs_[r].programming = p;
+    count(r, +1);
+}
+
+void FlashRegisterFile::drop(FlashRegister& g) {
+    index_.erase(g.tag);
+    g.valid = false;
+}
+
+void FlashRegisterFile::invalidate_block(uint32_t plane, uint32_t block) {
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        FlashRegister& g = regs_[r];
+        if (g.valid && !g.dirty && !busy_[r] && tag_plane(g.tag) == plane && tag_block(g.tag) == block) drop(g);
+    }
+}
+
+void FlashRegisterFile::move_block(uint32_t plane, uint32_t from, uint32_t to) {
+    for (uint32_t r = 0; r < regs_.size(); ++r) {
+        FlashRegister& g = regs_[r];
+        if (!g.valid || tag_plane(g.tag) != plane || tag_block(g.tag) != from) continue;
+        index_.erase(g.tag);
+        g.tag = make_tag(plane, to, tag_page(g.tag));
+        index_.put(g.tag, r);
+    }
+}
+
+uint32_t FlashRegisterFile::dirty_count() const { return unflushed_ + programming_; }
+
+}  // namespace zng::flash

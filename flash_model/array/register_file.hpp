@@ -1,0 +1,139 @@
+// The flash registers of one package (paper II-B, IV-C). A register holds one page:
+// a page sensed for a read (clean; a later read of the page hits it) or the page image
+// that writes have modified (dirty; programmed when evicted). Each register belongs to
+// a home plane. With plane grouping a page may only use its plane's registers; with
+// package grouping all registers of the package form one fully-associative cache and
+// a page may sit in a remote plane's register (moving it costs interconnect time).
+// Registers are tagged by the data page they hold (plane, data block, page index):
+// the identity the L2 uses, whatever log page holds its newest copy.
+//
+// Registers are the write cache of the flash (paper I: "To accommodate the write
+// requests, ZnG increases the number of registers"): a register records which chunks of
+// its page hold current data (a page sensed: all; a page only written: the chunks
+// written), replacement takes a clean idle register before a dirty one, and the file
+// counts dirty registers per group so that the package can program some in the
+// background above a watermark.
+//
+// A package groups up to 64 planes x 8 registers: lookups go through a hash index of
+// the tags, and the file counts idle registers so that a request finding every usable
+// register busy (and retried at each completion) costs no scan.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "flash_model/flash_spec.hpp"
+#include "flash_model/array/register_replacement.hpp"
+#include "sim/core/hash_map.hpp"
+
+namespace zng::flash {
+
+struct FlashRegister {
+    uint64_t tag = 0;
+    uint32_t home_plane = 0;
+    uint64_t chunks = 0;  // chunks of the page holding current data (FlashSpec::chunk_mask)
+    bool valid = false;
+    bool dirty = false;
+    bool programming = false;  // being programmed to the array (still dirty until it ends)
+};
+
+class FlashRegisterFile {
+public:
+    FlashRegisterFile(uint32_t planes, uint32_t per_plane, RegisterGrouping grouping,
+                      std::unique_ptr<RegisterReplacementPolicy> policy);
+
+    static uint64_t make_tag(uint32_t plane, uint32_t block, uint32_t page) {
+        return (static_cast<uint64_t>(plane) << 48) | (static_cast<uint64_t>(block) << 20) | page;
+    }
+    static uint32_t tag_plane(uint64_t t) { return static_cast<uint32_t>(t >> 48); }
+    static uint32_t tag_block(uint64_t t) { return static_cast<uint32_t>((t >> 20) & 0xfffffff); }
+    static uint32_t tag_page(uint64_t t) { return static_cast<uint32_t>(t & 0xfffff); }
+
+    uint32_t size() const { return static_cast<uint32_t>(regs_.size()); }
+    FlashRegister& operator[](uint32_t i) { return regs_[i]; }
+    const FlashRegister& operator[](uint32_t i) const { return regs_[i]; }
+
+    // Register holding `tag`, or -1.
+    int find(uint64_t tag) const {
+        const uint32_t* r = index_.get(tag);
+        return r ? static_cast<int>(*r) : -1;
+    }
+    // Data moving in or out: not evictable, not readable.
+    bool busy(uint32_t r) const { return busy_[r] != 0; }
+    void set_busy(uint32_t r, bool b);
+    // An idle register a page of `plane` may take: an empty one (the plane's own
+    // first), else the replacement policy's choice among clean idle ones, else among
+    // dirty idle ones whose program can start now, else among the other dirty idle
+    // ones. -1 if all are busy.
+    int victim(uint32_t plane);
+    // True when no idle register of `plane`'s group is empty or clean: victim(plane)
+    // would then give a dirty register, or -1.
+    bool no_clean_idle(uint32_t plane) const {
+        return (grouping_ == RegisterGrouping::Package ? clean_idle_ : clean_idle_in_plane_[plane]) == 0;
+    }
+    // Stands for a victim(plane) call, made when no_clean_idle(plane), whose answer the
+    // caller would discard: leaves the replacement policy as that call would (it asks
+    // the policy once when any register of the group is idle). False when the policy
+    // cannot do that; the caller then calls victim(plane).
+    bool skip_victim(uint32_t plane);
+    // The policy's choice among the idle dirty registers of `plane`'s group not being
+    // programmed whose program can start now (for a background program), or -1. The
+    // register the group's last write went to is left out: stores to its page may still
+    // be arriving, and programming it now would cost a program per store.
+    int dirty_victim(uint32_t plane);
+    // A demand write's data has entered register r.
+    void note_written(uint32_t r);
+    // Says whether a program of the page `tag` would be held now (its block's log group
+    // is being merged); such dirty registers are left dirty while others can be chosen.
+    using ProgramHeld = std::function<bool(uint64_t tag)>;
+    void set_program_held(ProgramHeld f) { program_held_ = std::move(f); }
+    // Places `tag` in register r (which must be idle and clean), no chunk valid yet.
+    void fill(uint32_t r, uint64_t tag);
+    void set_dirty(uint32_t r, bool d);
+    void set_programming(uint32_t r, bool p);
+    // Registers a page of `plane` may use, the dirty ones among them not being
+    // programmed, and those being programmed.
+    uint32_t group_size() const { return grouping_ == RegisterGrouping::Package ? size() : per_plane_; }
+    uint32_t unflushed(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? unflushed_ : unflushed_in_plane_[plane];
+    }
+    uint32_t programming(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? programming_ : programming_in_plane_[plane];
+    }
+    void touch(uint32_t r) { policy_->on_access(r); }
+    // Drops clean copies of pages of (plane, block) (the block was erased); dirty
+    // copies stay: they are newer than the flash and will be programmed to a log block.
+    void invalidate_block(uint32_t plane, uint32_t block);
+    // Pages of (plane, from) now belong to (plane, to).
+    void move_block(uint32_t plane, uint32_t from, uint32_t to);
+    uint32_t dirty_count() const;
+
+private:
+    bool in_group(uint32_t r, uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
+    }
+    void drop(FlashRegister& g);  // invalidates g and its index entry
+    bool program_held(uint32_t r) const;
+    // Keeps the unflushed / programming counts in step with register r's flags.
+    void count(uint32_t r, int sign);
+    uint32_t per_plane_;
+    RegisterGrouping grouping_;
+    std::unique_ptr<RegisterReplacementPolicy> policy_;
+    std::vector<FlashRegister> regs_;
+    std::vector<uint8_t> busy_;
+    std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
+    uint32_t idle_ = 0;                    // idle registers in the package
+    std::vector<uint32_t> clean_idle_in_plane_;  // idle and not dirty (empty or clean), by home plane
+    uint32_t clean_idle_ = 0;                    // the same in the package
+    std::vector<uint32_t> unflushed_in_plane_, programming_in_plane_;  // by home plane
+    uint32_t unflushed_ = 0, programming_ = 0;
+    std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)
+    uint32_t last_written_ = UINT32_MAX;
+    FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
+    std::vector<uint32_t> candidates_;        // scratch, reused
+    std::vector<uint32_t> dirty_candidates_;  // scratch of victim(), reused
+    ProgramHeld program_held_;
+};
+
+}  // namespace zng::flash

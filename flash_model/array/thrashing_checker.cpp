@@ -1,0 +1,93 @@
+#include "flash_model/array/thrashing_checker.hpp"
+
+#include <algorithm>
+
+#include "sim/config/registry.hpp"
+
+namespace zng::flash {
+
+const ComponentSchema& ThrashingCheckerConfig::schema() {
+    static const ComponentSchema s = [] {
+        ComponentSchema r;
+        r.slot = "flash";
+        r.name = "thrashing_checker";
+        r.description =
+            "register thrashing checker of each package (IV-C): rewrites of recently evicted pages per register "
+            "write miss, over a window, switch the L2 redirection of dirty pages on and off (rule and values: "
+            "assumptions)";
+        ParamSpec enabled{"enabled", ParamType::Bool, "false", "watch the registers and raise redirection"};
+        ParamSpec history{"history", ParamType::UInt, "0",
+                          "evicted pages remembered per package (0: as many as the package has registers)"};
+        history.max = 1 << 24;
+        ParamSpec window{"window", ParamType::UInt, "64", "register write misses per decision"};
+        window.min = 1;
+        window.max = 1 << 24;
+        ParamSpec on{"on_ratio", ParamType::Real, "0.25",
+                     "rewrites / write misses in a window at or above which redirection starts"};
+        on.min = 0;
+        on.max = 1;
+        ParamSpec off{"off_ratio", ParamType::Real, "0.05",
+                      "rewrites / write misses in a window at or below which redirection ends"};
+        off.min = 0;
+        off.max = 1;
+        r.params = {enabled, history, window, on, off};
+        SchemaCatalog::global().add(&r);
+        return r;
+    }();
+    return s;
+}
+
+ThrashingCheckerConfig ThrashingCheckerConfig::read(const ConfigNode* section, const std::string& path) {
+    Params p(section, schema(), path);
+    ThrashingCheckerConfig c;
+    c.enabled = p.flag("enabled");
+    c.history = p.u32("history");
+    c.window = p.u32("window");
+    c.on_ratio = p.real("on_ratio");
+    c.off_ratio = p.real("off_ratio");
+    if (c.off_ratio >= c.on_ratio && c.enabled)
+        p.fail("off_ratio", "must be below on_ratio (else the signal would flip every window)");
+    return c;
+}
+
+ThrashingChecker::ThrashingChecker(const ThrashingCheckerConfig& cfg, uint32_t default_history)
+    : cfg_(cfg),
+      ring_(cfg.history ? cfg.history : std::max<uint32_t>(default_history, 1), 0),
+      last_eviction_(ring_.size()) {}
+
+void ThrashingChecker::on_evict(uint64_t page) {
+    ++evictions_;  // this eviction's number
+    const uint64_t n = ring_.size();
+    if (evictions_ > n) {
+        // The oldest remembered eviction ages out, unless its page was evicted again since.
+        const uint64_t old = ring_[head_];
+        const uint64_t* at = last_eviction_.get(old);
+        if (at && *at == evictions_ - n) last_eviction_.erase(old);
+    }
+    ring_[head_] = page;
+    head_ = static_cast<uint32_t>((head_ + 1) % n);
+    last_eviction_.put(page, evictions_);
+}
+
+ThrashingChecker::Change ThrashingChecker::on_write_miss(uint64_t page) {
+    ++misses_;
+    if (last_eviction_.contains(page)) {
+        ++rewrites_;
+        ++total_rewrites_;
+    }
+    if (misses_ < cfg_.window) return Change::None;
+    last_ratio_ = static_cast<double>(rewrites_) / static_cast<double>(misses_);
+    misses_ = rewrites_ = 0;
+    if (!active_ && last_ratio_ >= cfg_.on_ratio) {
+        active_ = true;
+        ++episodes_;
+        return Change::On;
+    }
+    if (active_ && last_ratio_ <= cfg_.off_ratio) {
+        active_ = false;
+        return Change::Off;
+    }
+    return Change::None;
+}
+
+}  // namespace zng::flash

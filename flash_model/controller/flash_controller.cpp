@@ -1,0 +1,197 @@
+#include "flash_model/controller/flash_controller.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/errors.hpp"
+#include "sim/mem/port.hpp"
+
+namespace zng::flash {
+
+FlashController::FlashController(Simulator& sim, std::string name, const ClockDomain& clock, FlashShared& shared,
+                                 uint32_t channel, std::unique_ptr<FlashScheduler> scheduler,
+                                 const ControllerSettings& s)
+    : Component(sim, std::move(name), clock),
+      sh_(shared),
+      channel_(channel),
+      scheduler_(std::move(scheduler)),
+      s_(s),
+      planes_(static_cast<size_t>(shared.spec.geometry.packages_per_channel()) *
+              shared.spec.geometry.planes_per_package()),
+      decode_(sim, [this](uint32_t& id) { decoded(id); }, "flash-controller"),
+      reads_(stats().counter("reads", "demand reads answered")),
+      writes_(stats().counter("writes", "demand writes answered")),
+      refusals_(stats().counter("refusals", "requests refused because their queue was full")),
+      write_refusals_(stats().counter("write_refusals", "writes refused because the write queue was full")),
+      combined_writes_(stats().counter("combined_writes",
+                                       "writes sent in the command sequence of an earlier write to their page")),
+      read_latency_(stats().average("read_latency", "demand read latency from arrival to answer", "ns")),
+      write_latency_(stats().average("write_latency", "demand write latency from arrival to answer (posted)", "ns")) {}
+
+uint32_t FlashController::plane_of(const FlashAddress& a) const {
+    return a.package * sh_.spec.geometry.planes_per_package() + sh_.spec.geometry.plane_in_package(a);
+}
+
+bool FlashController::accept(MemRequest* r, const FlashAddress& a) {
+    if (a.channel != channel_)
+        throw SimError(fmt::format("{}: request for {} reached the controller of channel {}", name(), a.to_string(),
+                                   channel_));
+    const bool write = is_write_op(r->op);
+    // Paper V-B: "ZnG can buffer the small write requests in both the L2 cache and flash
+    // registers": writes wait in a queue of their own, so a full one never refuses a read.
+    if (write ? write_occupancy_ >= s_.write_queue_depth : occupancy_ >= s_.queue_depth) {
+        ++refusals_;
+        if (write) ++write_refusals_;
+        refused_ = true;
+        return false;
+    }
+    ++(write ? write_occupancy_ : occupancy_);
+    uint32_t id = sh_.txns.alloc();
+    FlashTxn& t = sh_.txns[id];
+    t.kind = write ? TxnKind::DemandWrite : TxnKind::DemandRead;
+    t.addr = a;
+    t.bytes = r->size;
+    t.combined = 1;
+    t.chunks = sh_.spec.chunk_mask(static_cast<uint32_t>(sh_.spec.geometry.page_offset(r->paddr)), r->size);
+    t.req = r;
+    t.app = r->app;
+    t.accepted = now();
+    r->mark(Stage::MemArrive, now());
+    decode_.push(id, clock().edge_after(now(), s_.latency));
+    return true;
+}
+
+void FlashController::submit(FlashOp op) {
+    sh_.spec.geometry.check(op.addr);
+    if (op.addr.channel != channel_)
+        throw SimError(fmt::format("{}: operation on {} reached the controller of channel {}", name(),
+                                   op.addr.to_string(), channel_));
+    ++firmware_live_;
+    uint32_t id = sh_.txns.alloc();
+    FlashTxn& t = sh_.txns[id];
+    t.kind = op.kind == FlashOp::Read ? TxnKind::OpRead : op.kind == FlashOp::Program ? TxnKind::OpProgram
+                                                                                        : TxnKind::OpErase;
+    t.addr = op.addr;
+    t.bytes = op.kind == FlashOp::Erase ? 0 : static_cast<uint32_t>(sh_.spec.geometry.page_size());
+    t.chunks = sh_.spec.full_chunk_mask();
+    t.app = op.app;
+    t.done = std::move(op.done);
+    t.accepted = now();
+    decode_.push(id, clock().edge_after(now(), s_.latency));
+}
+
+void FlashController::decoded(uint32_t& id) {
+    FlashTxn& t = sh_.txns[id];
+    uint32_t p = plane_of(t.addr);
+    if (t.kind == TxnKind::DemandWrite && t.req) {
+        // Posted: the write is the controller's from here on; the L2 hears back now.
+        MemRequest* r = t.req;
+        t.req = nullptr;
+        ++writes_;
+        write_latency_.sample(static_cast<double>(now() - t.accepted) / kNanosecond);
+        r->mark(Stage::MediumDone, now());
+        send_response(r);
+    }
+    if (is_firmware(t.kind)) {
+        planes_[p].firmware.push_back(id);
+    } else {
+        planes_[p].demand.push_back(id);
+    }
+    try_issue(p);
+}
+
+void FlashController::try_issue(uint32_t p) {
+    PlaneQueue& q = planes_[p];
+    for (;;) {
+        const bool fw_ready = !q.firmware.empty() && q.firmware_issued < s_.plane_depth;
+        const bool demand_ready = !q.demand.empty() && q.demand_issued < s_.plane_depth;
+        if (!fw_ready && !demand_ready) return;
+        // Paper V-D: GC blocks the requests of the application it serves, not the others':
+        // when both kinds are ready, they take turns.
+        const bool take_fw = fw_ready && (!demand_ready || !q.firmware_last);
+        uint32_t id;
+        if (take_fw) {
+            id = q.firmware.front();
+            q.firmware.pop_front();
+            ++q.firmware_issued;
+        } else {
+            size_t i = scheduler_->pick(q.demand, sh_.txns);
+            id = q.demand[i];
+            q.demand.erase_at(i);
+            ++q.demand_issued;
+            if (sh_.txns[id].kind == TxnKind::DemandWrite) combine_writes(q, id);
+        }
+        q.firmware_last = take_fw;
+        const FlashTxn& t = sh_.txns[id];
+        bool carries_data = t.kind == TxnKind::DemandWrite || t.kind == TxnKind::OpProgram;
+        uint32_t pkg = channel_ * sh_.spec.geometry.packages_per_channel() + t.addr.package;
+        sh_.network->send({channel_, sh_.package_endpoint(pkg), carries_data ? t.bytes : 0u, id,
+                           static_cast<uint8_t>(MsgKind::Command)});
+    }
+}
+
+void FlashController::combine_writes(PlaneQueue& q, uint32_t leader) {
+    // ONFI random data input (change write column): one command and address, then each
+    // queued write's data into the page register, so every write to the page waiting
+    // in this plane's queue goes in the leader's sequence.
+    for (size_t i = 0; i < q.demand.size();) {
+        const FlashTxn& w = sh_.txns[q.demand[i]];
+        FlashTxn& l = sh_.txns[leader];
+        if (w.kind != TxnKind::DemandWrite || !w.addr.same_page(l.addr) || l.combined == UINT16_MAX) {
+            ++i;
+            continue;
+        }
+        l.bytes += w.bytes;
+        l.chunks |= w.chunks;
+        l.combined = static_cast<uint16_t>(l.combined + w.combined);
+        sh_.txns.release(q.demand[i]);
+        q.demand.erase_at(i);
+        ++combined_writes_;
+    }
+}
+
+void FlashController::receive(const FlashMessage& m) {
+    if (m.kind == static_cast<uint8_t>(MsgKind::Migrate)) {
+        // SWnet: the page has reached this controller's buffer; send it back in.
+        sh_.network->send({channel_, m.src, m.payload, m.tag, m.kind});
+        return;
+    }
+    uint32_t id = m.tag;
+    FlashTxn& t = sh_.txns[id];
+    uint32_t p = plane_of(t.addr);
+    if (is_firmware(t.kind)) {
+        --planes_[p].firmware_issued;
+        std::function<void()> done = std::move(t.done);
+        sh_.txns.release(id);
+        --firmware_live_;
+        try_issue(p);
+        if (done) done();
+        return;
+    }
+    --planes_[p].demand_issued;
+    if (t.kind == TxnKind::DemandWrite) {
+        // The register absorbed the sequence: its writes leave the write queue.
+        write_occupancy_ -= t.combined;
+        sh_.txns.release(id);
+        try_issue(p);
+        room_freed();
+        return;
+    }
+    MemRequest* r = t.req;
+    ++reads_;
+    read_latency_.sample(static_cast<double>(now() - t.accepted) / kNanosecond);
+    sh_.txns.release(id);
+    --occupancy_;
+    try_issue(p);
+    r->mark(Stage::MediumDone, now());
+    send_response(r);
+    room_freed();
+}
+
+void FlashController::room_freed() {
+    if (refused_) {
+        refused_ = false;
+        if (on_room_) on_room_();
+    }
+}
+
+}  // namespace zng::flash

@@ -1,0 +1,78 @@
+#include "flash_model/controller/zng_flash_backend.hpp"
+
+#include "sim/mem/address_translator.hpp"
+
+namespace zng::flash {
+
+ComponentSchema ZngFlashBackend::schema() {
+    ComponentSchema s;
+    s.name = "zng_flash";
+    s.description =
+        "ZnG: flash controllers on the GPU interconnect, a flash network (mesh) and Z-NAND packages with registers "
+        "and programmable row decoders; geometry and timing from the shared `flash:` section.";
+    s.params = FlashBackboneSettings::params();
+    ParamSpec logs{"log_blocks_per_plane", ParamType::UInt, "64",
+                   "blocks per plane the built-in log-block allocator reserves when no FTL provides a log-block map"};
+    logs.min = 1;
+    s.params.push_back(logs);
+    s.ports = {"port[i]: one response port per L2 bank"};
+    s.stats = {"senses, programs, erases: array operations", "register_read_hits, register_write_hits, "
+               "register_misses, evictions: flash-register behaviour",
+               "write_redundancy: (programs + pages still dirty in registers) / distinct pages written",
+               "register_hit_rate: register hits / demand accesses",
+               "read_reaccesses, read_reaccesses_per_page: demand-read senses of data pages a demand read sensed before",
+               "merge_senses, background_programs: registers as a write cache",
+               "controller<i>.write_refusals / combined_writes: the posted-write queue",
+               "thrashing_episodes, thrashing_rewrites, thrashing_packages (series): register thrashing checker",
+               "controller<i>.read_latency / write_latency (ns)",
+               "network.*: flash-network traffic and latency"};
+    return s;
+}
+
+ZngFlashBackend::ZngFlashBackend(Simulator& sim, const BackendContext& ctx, const Params& p) {
+    FlashSpec spec = load_flash_spec(ctx.root);
+    FlashBackboneSettings bs = FlashBackboneSettings::read(p, "memory");
+    backbone_ = std::make_unique<FlashBackbone>(sim, spec, bs);
+    LogBlockMap* map = ctx.translator ? ctx.translator->find_interface<LogBlockMap>() : nullptr;
+    if (!map) {
+        try {
+            builtin_ = std::make_unique<SimpleLogBlockAllocator>(backbone_->geometry(), p.u32("log_blocks_per_plane"));
+        } catch (const ConfigError& e) {
+            p.fail("log_blocks_per_plane", e.what());
+        }
+        map = builtin_.get();
+    }
+    set_log_block_map(*map);
+    for (uint32_t i = 0; i < ctx.ports; ++i) {
+        ports_.push_back(std::make_unique<ResponsePort>(*this, "memory.port" + std::to_string(i)));
+        ports_.back()->index = i;
+    }
+    refused_.assign(ctx.ports, 0);
+    backbone_->set_room_callback([this] { retry_refused(); });
+}
+
+void ZngFlashBackend::set_log_block_map(LogBlockMap& m) {
+    backbone_->set_log_block_map(&m);
+    m.attach(*this);
+}
+
+bool ZngFlashBackend::recv_request(MemRequest* r, ResponsePort& port) {
+    if (backbone_->accept(r)) return true;
+    refused_[port.index] = 1;
+    return false;
+}
+
+bool ZngFlashBackend::redirect_write(uint64_t paddr) const {
+    if (backbone_->thrashing_packages() == 0 || paddr >= capacity_bytes()) return false;
+    return backbone_->package_of(geometry().decode(paddr)).thrashing();
+}
+
+void ZngFlashBackend::retry_refused() {
+    for (uint32_t i = 0; i < ports_.size(); ++i) {
+        if (!refused_[i]) continue;
+        refused_[i] = 0;
+        ports_[i]->retry();
+    }
+}
+
+}  // namespace zng::flash

@@ -1,0 +1,366 @@
+#include "memory/dram_channel.hpp"
+
+#include <algorithm>
+
+namespace zng::memory {
+
+namespace {
+bool uses_bank(DramTxnKind k) {
+    return k == DramTxnKind::Read || k == DramTxnKind::Write || k == DramTxnKind::MediaWrite;
+}
+bool is_host_bank_access(DramTxnKind k) { return k == DramTxnKind::Read || k == DramTxnKind::Write; }
+}  // namespace
+
+DramChannel::DramChannel(Simulator& sim, std::string name, const ClockDomain& clock, const DramChannelConfig& cfg,
+                         DramChannelClient& client, uint32_t index)
+    : Component(sim, std::move(name), clock),
+      cfg_(cfg),
+      client_(client),
+      index_(index),
+      banks_(cfg.banks),
+      done_(sim, [this](DramTxn& t) { finish(t); }, "dram-data-done"),
+      reads_(stats().counter("reads", "read transactions served (column reads)")),
+      writes_(stats().counter("writes", "write transactions served (column writes)")),
+      row_hits_(stats().counter("row_hits", "bank accesses whose row was already open")),
+      row_misses_(stats().counter("row_misses", "bank accesses to a bank with no open row")),
+      row_conflicts_(stats().counter("row_conflicts", "bank accesses that had to close another row first")),
+      activations_(stats().counter("activations", "ACT commands (rows opened)")),
+      precharges_(stats().counter("precharges", "PRE commands, explicit or automatic")),
+      refreshes_(stats().counter("refreshes", "all-bank REF commands")),
+      read_bursts_(stats().counter("read_bursts", "bursts of read data")),
+      write_bursts_(stats().counter("write_bursts", "bursts of write data")),
+      programs_(stats().counter("media_programs", "buffered lines programmed into the media")),
+      write_drains_(stats().counter("write_drains", "switches of the scheduler from reads to writes")),
+      read_q_occ_(stats().average("read_queue_occupancy", "time-weighted read queue occupancy", "requests")),
+      write_q_occ_(stats().average("write_queue_occupancy", "time-weighted write queue occupancy", "requests")) {
+    if (cfg_.banks == 0) throw ConfigError(this->name() + ": a channel needs at least one bank");
+    read_q_.reserve(cfg_.read_queue);
+    write_q_.reserve(cfg_.write_queue);
+    internal_q_.reserve(cfg_.internal_queue);
+    next_refresh_ = cfg_.timing.tREFI;
+}
+
+bool DramChannel::has_room(DramTxnKind k) const {
+    switch (k) {
+        case DramTxnKind::Read:
+        case DramTxnKind::BufferRead: return read_q_.size() < cfg_.read_queue;
+        case DramTxnKind::Write:
+        case DramTxnKind::BufferWrite: return write_q_.size() + reserved_writes_ < cfg_.write_queue;
+        case DramTxnKind::MediaWrite: return internal_q_.size() < cfg_.internal_queue;
+    }
+    return false;
+}
+
+void DramChannel::enqueue(DramTxn t, bool uses_reservation) {
+    if (uses_reservation) {
+        if (reserved_writes_ == 0) throw SimError(name() + ": a reserved write arrived without a reservation");
+        --reserved_writes_;
+    }
+    std::vector<DramTxn>& q = t.kind == DramTxnKind::MediaWrite                                    ? internal_q_
+                              : (t.kind == DramTxnKind::Read || t.kind == DramTxnKind::BufferRead) ? read_q_
+                                                                                                    : write_q_;
+    if (q.size() == q.capacity()) throw SimError(name() + ": transaction queued into a full controller queue");
+    const Cycle now = clock().tick_to_cycle(clock().next_edge(this->now()));
+    if (idle()) catch_up_refresh(now);
+    note_occupancy();
+    t.seq = next_seq_++;
+    t.ready = now + cfg_.timing.frontend;
+    t.started = false;
+    q.push_back(t);
+    wake(t.ready);
+}
+
+void DramChannel::kick() {
+    if (!idle()) wake(clock().tick_to_cycle(clock().next_edge(now())));
+}
+
+void DramChannel::wake(Cycle c) { sim().events().schedule_at_most(pass_ev_, std::max(at(c), now())); }
+
+void DramChannel::note_occupancy() {
+    const Tick t = now();
+    if (t > occ_since_) {
+        read_q_occ_.sample(static_cast<double>(read_q_.size()), t - occ_since_);
+        write_q_occ_.sample(static_cast<double>(write_q_.size()), t - occ_since_);
+    }
+    occ_since_ = t;
+}
+
+// Refreshes that fell due while the channel was idle happened on time: every open row
+// was closed and all banks were refreshed. Only the last one can still block the banks.
+void DramChannel::catch_up_refresh(Cycle now) {
+    const DramTiming& tm = cfg_.timing;
+    if (tm.tREFI == 0 || now < next_refresh_) return;
+    const Cycle due = next_refresh_;
+    const Cycle later = (now - due) / tm.tREFI;  // refreshes after the first overdue one
+    Cycle first = due;
+    for (Bank& b : banks_) {
+        first = std::max(first, b.act_ok);
+        if (b.open_row != kNoRow) {
+            first = std::max(first, std::max(due, b.pre_ok) + tm.tRP);
+            ++precharges_;
+        }
+    }
+    const Cycle last = later == 0 ? first : std::max(due + later * tm.tREFI, first + tm.tRFC);
+    for (Bank& b : banks_) {
+        b.open_row = kNoRow;
+        b.hits = 0;
+        b.act_ok = std::max(b.act_ok, last + tm.tRFC);
+    }
+    refreshes_ += later + 1;
+    next_refresh_ = due + (later + 1) * tm.tREFI;
+}
+
+// One step of a refresh that is due: close the open banks one PRE at a time, then REF.
+// True if a command issued; otherwise wake_at says when to try again.
+bool DramChannel::refresh_step(Cycle now, Cycle& wake_at) {
+    const DramTiming& tm = cfg_.timing;
+    bool any_open = false;
+    for (Bank& b : banks_) {
+        if (b.open_row == kNoRow) continue;
+        any_open = true;
+        if (b.pre_ok <= now) {
+            b.open_row = kNoRow;
+            b.act_ok = std::max(b.act_ok, now + tm.tRP);
+            ++precharges_;
+            return true;
+        }
+        wake_at = std::min(wake_at, b.pre_ok);
+    }
+    if (any_open) return false;
+    Cycle ready = 0;
+    for (const Bank& b : banks_) ready = std::max(ready, b.act_ok);
+    if (ready > now) {
+        wake_at = std::min(wake_at, ready);
+        return false;
+    }
+    for (Bank& b : banks_) {
+        b.act_ok = now + tm.tRFC;
+        b.hits = 0;
+    }
+    next_refresh_ += tm.tREFI;
+    ++refreshes_;
+    return true;
+}
+
+void DramChannel::update_mode() {
+    if (write_mode_) {
+        if (write_q_.empty() || (write_q_.size() <= cfg_.write_low && !read_q_.empty())) write_mode_ = false;
+    } else if (!write_q_.empty() && (write_q_.size() >= cfg_.write_high || read_q_.empty())) {
+        write_mode_ = true;
+        ++write_drains_;
+    }
+}
+
+Cycle DramChannel::read_bus_ok() const {
+    const DramTiming& tm = cfg_.timing;
+    Cycle c = bus_free_ > tm.tCL ? bus_free_ - tm.tCL : 0;
+    if (bus_last_write_) c = std::max(c, write_data_end_ + tm.tWTR);
+    return c;
+}
+
+Cycle DramChannel::write_bus_ok() const {
+    const DramTiming& tm = cfg_.timing;
+    if (bus_free_ == 0) return 0;
+    const Cycle need = bus_free_ + (bus_last_write_ ? 0 : tm.tRTW);
+    return need > tm.tCWL ? need - tm.tCWL : 0;
+}
+
+// The next command transaction t needs and the first cycle it is legal (kNever: blocked
+// until something else changes). `hit` marks a column command to an open row, which
+// FR-FCFS serves before anything else.
+// Queued requests (among those this pass serves) for bank b's open row. Counted for all
+// banks in one scan, and only in passes that consider closing a row: most passes need none.
+uint32_t DramChannel::pending_hits(Bank& b) {
+    if (b.counted_in != pass_id_) {
+        for (Bank& x : banks_) {
+            x.counted_in = pass_id_;
+            x.pending_hits = 0;
+        }
+        for (auto* q : candidates_)
+            for (const DramTxn& t : *q)
+                if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].pending_hits;
+    }
+    return b.pending_hits;
+}
+
+Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
+    const DramTiming& tm = cfg_.timing;
+    hit = false;
+    if (t.kind == DramTxnKind::BufferRead) {
+        cmd = Cmd::ColRead;
+        hit = true;
+        return std::max({t.ready, col_ok_, read_bus_ok()});
+    }
+    if (t.kind == DramTxnKind::BufferWrite) {
+        if (!client_.may_issue(*this, t)) return kNever;
+        cmd = Cmd::ColWrite;
+        hit = true;
+        return std::max({t.ready, col_ok_, write_bus_ok()});
+    }
+    Bank& b = banks_[t.bank];
+    const bool capped = cfg_.row_hit_cap != 0 && b.hits >= cfg_.row_hit_cap;
+    if (b.open_row == t.row) {
+        if (t.kind == DramTxnKind::MediaWrite) {
+            cmd = Cmd::Program;
+            return std::max({t.ready, b.col_ok, b.pre_ok});
+        }
+        const bool rd = t.kind == DramTxnKind::Read;
+        cmd = rd ? Cmd::ColRead : Cmd::ColWrite;
+        hit = !capped;
+        return std::max({t.ready, b.col_ok, col_ok_, rd ? read_bus_ok() : write_bus_ok()});
+    }
+    // Closing the open row would rob queued hits of it: wait for them (FR-FCFS), unless
+    // the row has had its share.
+    if (b.open_row != kNoRow && !capped && pending_hits(b) != 0) return kNever;
+    if (t.kind == DramTxnKind::MediaWrite && !t.activate_first) {
+        cmd = Cmd::Program;  // a whole line needs no read of the old contents
+        return std::max({t.ready, b.pre_ok, b.act_ok});
+    }
+    if (b.open_row != kNoRow && tm.tRP != 0) {
+        cmd = Cmd::Pre;
+        return std::max(t.ready, b.pre_ok);
+    }
+    cmd = Cmd::Act;
+    Cycle e = std::max({t.ready, b.act_ok, rrd_ok_});
+    if (b.open_row != kNoRow) e = std::max(e, b.pre_ok);
+    if (tm.tFAW != 0 && activations_.get() >= faw_.size()) e = std::max(e, faw_[faw_pos_] + tm.tFAW);
+    return e;
+}
+
+void DramChannel::pass() {
+    const Cycle now = now_cycle();
+    if (now < cmd_ok_) {
+        wake(cmd_ok_);
+        return;
+    }
+    const DramTiming& tm = cfg_.timing;
+    Cycle wake_at = kNever;
+    if (tm.tREFI != 0 && now >= next_refresh_) {
+        if (refresh_step(now, wake_at)) {
+            cmd_ok_ = now + 1;
+            if (!idle()) wake(now + 1);
+        } else if (wake_at != kNever && !idle()) {
+            wake(wake_at);
+        }
+        return;
+    }
+    if (idle()) return;
+    if (tm.tREFI != 0) wake_at = next_refresh_;
+    update_mode();
+
+    candidates_ = {write_mode_ ? &write_q_ : &read_q_, &internal_q_};
+    ++pass_id_;
+
+    // Queues are in arrival order, so the first ready hit found is the oldest one, and it
+    // beats every non-hit: the scan can stop there. Only when nothing issues does the
+    // pass need the full scan (for the next wake-up).
+    Pick first_hit, oldest;
+    for (auto* q : candidates_) {
+        for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
+            const DramTxn& t = (*q)[i];
+            Cmd cmd = Cmd::None;
+            bool hit = false;
+            const Cycle e = earliest(t, cmd, hit);
+            if (e == kNever) continue;
+            if (e > now) {
+                wake_at = std::min(wake_at, e);
+                continue;
+            }
+            if (hit) first_hit = Pick{q, i, t.seq, cmd};
+            else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
+        }
+    }
+    const Pick& p = first_hit.queue ? first_hit : oldest;
+    if (!p.queue) {
+        if (wake_at != kNever) wake(wake_at);
+        return;
+    }
+    DramTxn& t = (*p.queue)[p.index];
+    issue(t, p.cmd, now);
+    cmd_ok_ = now + 1;
+    if (p.cmd == Cmd::ColRead || p.cmd == Cmd::ColWrite || p.cmd == Cmd::Program) {
+        note_occupancy();
+        const DramTxn leaving = t;
+        p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
+        if (!idle()) wake(now + 1);
+        if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);
+        if (leaving.kind != DramTxnKind::MediaWrite) client_.room_freed(*this);
+        return;
+    }
+    wake(now + 1);
+}
+
+void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
+    const DramTiming& tm = cfg_.timing;
+    Bank* b = uses_bank(t.kind) ? &banks_[t.bank] : nullptr;
+    if (!t.started) {
+        t.started = true;
+        if (t.req) t.req->mark(Stage::MediumStart, at(now));
+        if (is_host_bank_access(t.kind)) {
+            if (cmd == Cmd::ColRead || cmd == Cmd::ColWrite) ++row_hits_;
+            else if (b->open_row == kNoRow) ++row_misses_;
+            else ++row_conflicts_;
+        }
+    }
+    switch (cmd) {
+        case Cmd::Pre:
+            b->open_row = kNoRow;
+            b->act_ok = std::max(b->act_ok, now + tm.tRP);
+            ++precharges_;
+            return;
+        case Cmd::Act:
+            b->open_row = t.row;
+            b->col_ok = now + tm.tRCD;
+            b->pre_ok = std::max(b->pre_ok, now + tm.tRAS);
+            b->hits = 0;
+            rrd_ok_ = now + tm.tRRD;
+            faw_[faw_pos_] = now;
+            faw_pos_ = (faw_pos_ + 1) % faw_.size();
+            ++activations_;
+            return;
+        case Cmd::ColRead:
+        case Cmd::ColWrite: {
+            const bool rd = cmd == Cmd::ColRead;
+            const Cycle data_end = now + (rd ? tm.tCL : tm.tCWL) + t.bursts * tm.burst;
+            col_ok_ = now + t.bursts * tm.tCCD;
+            bus_free_ = data_end;
+            bus_last_write_ = !rd;
+            if (!rd) write_data_end_ = data_end;
+            if (rd) {
+                ++reads_;
+                read_bursts_ += t.bursts;
+            } else {
+                ++writes_;
+                write_bursts_ += t.bursts;
+            }
+            if (b) {
+                ++b->hits;
+                b->pre_ok = std::max(b->pre_ok, rd ? now + (t.bursts - 1) * tm.tCCD + tm.tRTP : data_end + tm.tWR);
+                // Close-page policy: auto-precharge unless another queued request wants the row.
+                if (cfg_.close_page && pending_hits(*b) <= 1) {
+                    b->open_row = kNoRow;
+                    b->act_ok = std::max(b->act_ok, b->pre_ok + tm.tRP);
+                    ++precharges_;
+                }
+            }
+            done_.push(t, at(data_end));
+            return;
+        }
+        case Cmd::Program: {
+            const Cycle end = now + tm.tPROG;
+            b->open_row = t.row;
+            b->hits = 0;
+            b->pre_ok = std::max(b->pre_ok, end);
+            b->act_ok = std::max(b->act_ok, end);
+            ++programs_;
+            done_.push(t, at(end));
+            return;
+        }
+        case Cmd::None: break;
+    }
+    throw SimError(name() + ": scheduler picked no command");
+}
+
+void DramChannel::finish(DramTxn& t) { client_.txn_done(*this, t); }
+
+}  // namespace zng::memory

@@ -1,0 +1,143 @@
+// Victim choice of the flash register file on its own: an empty register first, then
+// a clean one, then a dirty one whose program can start, then a held one; whether a
+// program is held is asked only when no clean register is left, once per register.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+#include "flash_model/array/register_file.hpp"
+#include "flash_model/array/register_replacement.hpp"
+
+namespace zng::flash {
+namespace {
+
+// Takes the first candidate and remembers what it was offered.
+class FirstCandidate final : public RegisterReplacementPolicy {
+public:
+    explicit FirstCandidate(std::vector<uint32_t>& offered) : offered_(offered) {}
+    void resize(size_t) override {}
+    void on_fill(uint32_t) override {}
+    void on_access(uint32_t) override {}
+    size_t choose(const uint32_t* c, size_t n) override {
+        offered_.assign(c, c + n);
+        return 0;
+    }
+
+private:
+    std::vector<uint32_t>& offered_;
+};
+
+TEST(FlashRegisterFile, VictimTakesCleanThenProgrammableThenHeldRegisters) {
+    std::vector<uint32_t> offered;
+    // One package of 2 planes x 4 registers, grouped per package: all 8 form one group.
+    FlashRegisterFile regs(2, 4, RegisterGrouping::Package, std::make_unique<FirstCandidate>(offered));
+    std::set<uint64_t> held;
+    int asked = 0;
+    regs.set_program_held([&](uint64_t tag) {
+        ++asked;
+        return held.count(tag) != 0;
+    });
+    auto tag = [](uint32_t r) { return FlashRegisterFile::make_tag(r / 4, 10, r); };
+    // Plane 1's own registers (4..7) are tried first for an empty one: register 4.
+    EXPECT_EQ(regs.victim(1), 4);
+    for (uint32_t r = 0; r < 8; ++r) regs.fill(r, tag(r));
+    for (uint32_t r : {0u, 1u, 2u, 3u, 4u, 5u}) regs.set_dirty(r, true);
+    regs.set_busy(6, true);
+    // Clean and idle: only register 7 (6 is busy). No program was asked about.
+    EXPECT_EQ(regs.victim(0), 7);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{7}));
+    EXPECT_EQ(asked, 0);
+    // No clean idle register: registers 0..5 are dirty, 1 and 4 held by a merge.
+    regs.set_dirty(7, true);
+    held = {tag(1), tag(4), tag(7)};
+    EXPECT_EQ(regs.victim(0), 0);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{0, 2, 3, 5}));
+    EXPECT_EQ(asked, 7);  // once for each dirty idle register: 0..5 and 7
+    // Every dirty register held: the held ones are offered, in register order.
+    held = {tag(0), tag(1), tag(2), tag(3), tag(4), tag(5), tag(7)};
+    asked = 0;
+    EXPECT_EQ(regs.victim(0), 0);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 7}));
+    EXPECT_EQ(asked, 7);
+    // Everything busy: no victim.
+    for (uint32_t r = 0; r < 8; ++r) regs.set_busy(r, true);
+    EXPECT_EQ(regs.victim(0), -1);
+}
+
+TEST(FlashRegisterFile, NoCleanIdleFollowsBusyAndDirtyRegisters) {
+    std::vector<uint32_t> offered;
+    // 2 planes x 2 registers grouped per plane: registers 0, 1 serve plane 0.
+    FlashRegisterFile regs(2, 2, RegisterGrouping::Plane, std::make_unique<FirstCandidate>(offered));
+    EXPECT_FALSE(regs.no_clean_idle(0));  // both empty and idle
+    regs.set_busy(0, true);
+    regs.set_busy(1, true);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // nothing idle
+    EXPECT_FALSE(regs.no_clean_idle(1));  // plane 1's own are untouched
+    regs.set_busy(1, false);
+    regs.fill(1, FlashRegisterFile::make_tag(0, 3, 1));
+    regs.set_dirty(1, true);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // the one idle register is dirty
+    regs.fill(0, FlashRegisterFile::make_tag(0, 3, 0));
+    regs.set_dirty(0, true);  // dirtied while busy
+    regs.set_busy(0, false);
+    EXPECT_TRUE(regs.no_clean_idle(0));  // both idle, both dirty
+    EXPECT_EQ(regs.victim(0), 0);        // victim agrees: a dirty register
+    regs.set_dirty(1, false);
+    EXPECT_FALSE(regs.no_clean_idle(0));
+    EXPECT_EQ(regs.victim(0), 1);  // the clean one
+
+    // Grouped per package, plane 1's clean registers serve plane 0 too.
+    FlashRegisterFile pkg(2, 2, RegisterGrouping::Package, std::make_unique<FirstCandidate>(offered));
+    for (uint32_t r : {0u, 1u}) {
+        pkg.fill(r, FlashRegisterFile::make_tag(0, 3, r));
+        pkg.set_dirty(r, true);
+    }
+    EXPECT_FALSE(pkg.no_clean_idle(0));
+    pkg.set_busy(2, true);
+    pkg.set_busy(3, true);
+    EXPECT_TRUE(pkg.no_clean_idle(0));
+}
+
+TEST(FlashRegisterFile, SkippedVictimSearchLeavesTheRandomPolicyWhereTheSearchWould) {
+    register_replacement_policies();
+    auto make = [] {
+        return FlashRegisterFile(1, 8, RegisterGrouping::Package,
+                                 register_replacement_slot().create(nullptr, "r", "random"));
+    };
+    // Three files with all 8 registers dirty and idle: `searched` runs the search (one
+    // draw), `skipped` skips it, `untouched` does neither.
+    FlashRegisterFile searched = make(), skipped = make(), untouched = make();
+    for (FlashRegisterFile* f : {&searched, &skipped, &untouched})
+        for (uint32_t r = 0; r < 8; ++r) {
+            f->fill(r, FlashRegisterFile::make_tag(0, 1, r));
+            f->set_dirty(r, true);
+        }
+    ASSERT_TRUE(skipped.no_clean_idle(0));
+    EXPECT_GE(searched.victim(0), 0);
+    EXPECT_TRUE(skipped.skip_victim(0));
+    // All busy: the search returns -1 without a draw, and so does the skip.
+    for (FlashRegisterFile* f : {&searched, &skipped}) {
+        for (uint32_t r = 0; r < 8; ++r) f->set_busy(r, true);
+    }
+    EXPECT_EQ(searched.victim(0), -1);
+    EXPECT_TRUE(skipped.skip_victim(0));
+    for (FlashRegisterFile* f : {&searched, &skipped, &untouched})
+        for (uint32_t r = 0; r < 8; ++r) {
+            f->set_busy(r, false);
+            f->set_dirty(r, false);
+        }
+    // The next 16 choices among 8 clean registers: the same for the searched and the
+    // skipped file; one draw behind, the untouched file's differ.
+    std::vector<int> a, b, c;
+    for (int k = 0; k < 16; ++k) {
+        a.push_back(searched.victim(0));
+        b.push_back(skipped.victim(0));
+        c.push_back(untouched.victim(0));
+    }
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+}  // namespace
+}  // namespace zng::flash

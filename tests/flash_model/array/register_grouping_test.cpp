@@ -1,0 +1,189 @@
+// Flash registers grouped per package (paper IV-C, Fig. 8c / 9): merging of writes to
+// one page, relief of a plane that receives all the writes, and the time a page takes
+// to reach a remote plane through each interconnect. Every clock runs at 800 MHz
+// (1250 ps), so times are whole cycles plus tR / tPROG, summed by hand below.
+#include <gtest/gtest.h>
+
+#include "tests/flash_model/flash_test_util.hpp"
+
+namespace zng::flash {
+namespace {
+
+using testing::kMesh1x2;
+using testing::Requester;
+using testing::Rig;
+using testing::small_platform;
+
+constexpr Tick kCycle = 1250;
+
+std::string grouped(const std::string& interconnect, bool sense = false) {
+    return std::string("  register_grouping: package\n  dirty_watermark: 1\n  write_miss_sense: ") +
+           (sense ? "true" : "false") +
+           "\n  register_interconnect: " + interconnect + "\n";
+}
+const std::string kNif = "{type: nif, width: 8B, clock: 800MHz}";
+
+// Issues one request and runs until it completes; returns its latency.
+Tick step(Rig& rig, Requester& req, uint64_t addr, uint32_t size, MemOp op) {
+    const Tick start = rig.sim.now();
+    const size_t n = req.completed;
+    req.issue(addr, size, op);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, n + 1);
+    return req.done_at.back() - start;
+}
+
+double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
+
+// Two 128 B writes to different lines of one page land in one register: when the page
+// finally leaves (the 17th distinct page written into the 16 registers of the package
+// pushes it out as least recently used) it costs exactly one program.
+TEST(RegisterGrouping, TwoWritesToOnePageMergeIntoOneProgram) {
+    Rig rig(small_platform(grouped(kNif), kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    const uint64_t a = g.encode(FlashAddress{1, 0, 0, 0, 1, 0});
+    step(rig, req, a, 128, MemOp::Write);
+    step(rig, req, a + 128, 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 1.0);
+    for (uint32_t i = 0; i < 16; ++i) step(rig, req, g.encode(FlashAddress{1, 0, 0, i % 8, 2, i / 8}), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "evictions"), 1.0);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "write_redundancy"), 1.0);
+    EXPECT_TRUE(rig.zng().backbone().package(1).decoder(0).resolve(1, 0).log_hit);  // the merged page was programmed
+}
+
+// All writes go to one plane (the asymmetry of Fig. 8b): A B C A B C. With the plane's
+// own two registers and dirty_watermark 0.5 (at most 1 of 2 dirty), every write from
+// the second on leaves 2 dirty and the older one is programmed in the background, so
+// each later write finds a clean register:
+//   A, B (program A), C (program B), A (program C), B (program A), C (program B)
+//   -> 5 programs; C still dirty at the end: write redundancy (5 + 1) / 3 pages = 2.
+// Grouped (watermark 1), the three pages fit in the package's 16 registers: 3 write
+// hits, no program.
+TEST(RegisterGrouping, GroupedRegistersAbsorbWritesOfOneBusyPlane) {
+    for (bool group : {false, true}) {
+        Rig rig(small_platform(group ? grouped(kNif) : "  write_miss_sense: false\n  dirty_watermark: 0.5\n",
+                               kMesh1x2));
+        Requester req(rig);
+        const FlashGeometry& g = rig.zng().geometry();
+        for (uint32_t p : {0u, 1u, 2u, 0u, 1u, 2u})
+            step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, p}), 128, MemOp::Write);
+        SCOPED_TRACE(group ? "package grouping" : "plane grouping");
+        EXPECT_EQ(stat(rig, "programs"), group ? 0.0 : 5.0);
+        EXPECT_EQ(stat(rig, "background_programs"), group ? 0.0 : 5.0);
+        EXPECT_EQ(stat(rig, "register_write_hits"), group ? 3.0 : 0.0);
+        EXPECT_DOUBLE_EQ(stat(rig, "register_hit_rate"), group ? 0.5 : 0.0);
+        if (!group) {
+            EXPECT_DOUBLE_EQ(stat(rig, "write_redundancy"), 2.0);
+        }
+    }
+}
+
+// A read of a third page of plane 0 once plane 0's two registers hold (clean) pages:
+// the free register the package offers first is plane 1's, so the sensed page crosses
+// to it. Local latency (flash_timing_test): tR + (4 decode + 3 command + 519 port +
+// 515 data) cycles. The move adds:
+//   fcnet  0 cycles (point-to-point wires);
+//   nif    4096 B / 8 B = 512 cycles of the local network;
+//   swnet  out through an I/O port (7 + 512), to the controller over the mesh
+//          (2 + 513 flits), back (515) and in through a port (519) = 2068 cycles.
+TEST(RegisterInterconnect, SensedPageReachesARemoteRegister) {
+    struct Case {
+        std::string ic;
+        Cycle extra;
+    };
+    for (const Case& c : {Case{"{type: fcnet}", 0}, Case{kNif, 512}, Case{"{type: swnet}", 519 + 515 + 515 + 519}}) {
+        SCOPED_TRACE(c.ic);
+        Rig rig(small_platform(grouped(c.ic), kMesh1x2));
+        Requester req(rig);
+        const FlashGeometry& g = rig.zng().geometry();
+        step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 0}), 4096, MemOp::Read);
+        step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 1}), 4096, MemOp::Read);
+        EXPECT_EQ(stat(rig, "migrations"), 0.0);
+        const Tick t = step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 2}), 4096, MemOp::Read);
+        EXPECT_EQ(t, 3 * kMicrosecond + (4 + 3 + 519 + 515 + c.extra) * kCycle);
+        EXPECT_EQ(stat(rig, "migrations"), 1.0);
+        EXPECT_EQ(rig.zng().backbone().package(1).registers()[2].home_plane, 1u);
+        EXPECT_EQ(FlashRegisterFile::tag_plane(rig.zng().backbone().package(1).registers()[2].tag), 0u);
+        // The page now sits in plane 1's register: a second read of it is a register hit.
+        const Tick hit = step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 2}), 128, MemOp::Read);
+        EXPECT_EQ(hit, (4 + 3 + 23 + 19) * kCycle);
+    }
+}
+
+// A dirty page of plane 0 held in plane 1's register is evicted: it must reach plane 0
+// before tPROG. 16 writes of plane-0 pages fill the package (registers 0, 1 local, 2..15
+// remote); rewriting the first two makes register 2 the least recently used, so the
+// 17th write evicts it. That write is posted (answered after the 4 decode cycles), and
+// the controller's copy waits for the eviction until the acknowledgement ends the run:
+//   4 decode + (2 + (8 + 128) / 8 = 19) command with data, then the evicted page (128 B
+//   written over a page holding data) senses its old copy and merges (tR), the move, tPROG,
+//   7 + 128 / 8 = 23 port cycles into the freed register, and a 3-cycle acknowledgement.
+TEST(RegisterInterconnect, RemoteDirtyPageMovesHomeBeforeItsProgram) {
+    struct Case {
+        std::string ic;
+        Cycle extra;
+    };
+    for (const Case& c : {Case{"{type: fcnet}", 0}, Case{kNif, 512}, Case{"{type: swnet}", 519 + 515 + 515 + 519}}) {
+        SCOPED_TRACE(c.ic);
+        Rig rig(small_platform(grouped(c.ic), kMesh1x2));
+        Requester req(rig);
+        const FlashGeometry& g = rig.zng().geometry();
+        auto page = [&](uint32_t i) { return g.encode(FlashAddress{1, 0, 0, 0, 1 + i / 8, i % 8}); };
+        for (uint32_t i = 0; i < 16; ++i) step(rig, req, page(i), 128, MemOp::Write);
+        step(rig, req, page(0), 128, MemOp::Write);
+        step(rig, req, page(1), 128, MemOp::Write);
+        EXPECT_EQ(stat(rig, "programs"), 0.0);
+        const Tick start = rig.sim.now();
+        EXPECT_EQ(step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 3, 0}), 128, MemOp::Write), 4 * kCycle);
+        EXPECT_EQ(rig.sim.now() - start, 103 * kMicrosecond + (4 + 19 + c.extra + 23 + 3) * kCycle);
+        EXPECT_EQ(stat(rig, "merge_senses"), 1.0);
+        EXPECT_EQ(stat(rig, "programs"), 1.0);
+        EXPECT_EQ(stat(rig, "migrations"), 1.0);
+        // Page 2 (block 1, page 2) went to the log block of plane 0.
+        EXPECT_TRUE(rig.zng().backbone().package(1).decoder(0).resolve(1, 2).log_hit);
+    }
+}
+
+// A write that needs a register while both of its plane's registers hold dirty pages
+// evicts one of them (the LRU, A) and waits for that program. Writes into plane 1's
+// registers finish meanwhile (no array operation, so the die's program does not hold
+// them) and retry it at each completion; a retry must not start a second eviction (of
+// B): one program, and B still absorbs a later write in its register.
+TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
+    Rig rig(small_platform("  write_miss_sense: false\n  dirty_watermark: 1\n", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto plane0 = [&](uint32_t page) { return g.encode(FlashAddress{1, 0, 0, 0, 1, page}); };
+    step(rig, req, plane0(0), 128, MemOp::Write);  // A
+    step(rig, req, plane0(1), 128, MemOp::Write);  // B
+    req.issue(plane0(2), 128, MemOp::Write);       // C: evicts A (tPROG = 100 us)
+    for (uint32_t p : {0u, 1u, 0u, 1u}) req.issue(g.encode(FlashAddress{1, 0, 0, 1, 1, p}), 128, MemOp::Write);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 7u);
+    EXPECT_EQ(stat(rig, "evictions"), 1.0);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 2.0);  // the second writes of plane 1's two pages
+    step(rig, req, plane0(1), 128, MemOp::Write);      // B is still in its register
+    EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
+}
+
+// Read re-accesses (Fig. 12): the same data page sensed from the array again. Plane 0
+// keeps two clean pages in its registers: X, Y, Z evicts X, X again is sensed a second
+// time: 4 demand senses of 3 distinct pages, 1 re-access. Register hit rate: the last
+// read of Z hits, so 1 hit of 5 demand accesses.
+TEST(FlashStats, ReadReaccessesCountPagesSensedAgain) {
+    Rig rig(small_platform("", kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto page = [&](uint32_t p) { return g.encode(FlashAddress{1, 0, 0, 0, 1, p}); };
+    for (uint32_t p : {0u, 1u, 2u, 0u, 2u}) step(rig, req, page(p), 128, MemOp::Read);
+    EXPECT_EQ(stat(rig, "demand_senses"), 4.0);
+    EXPECT_EQ(stat(rig, "read_reaccesses"), 1.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "read_reaccesses_per_page"), 4.0 / 3.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "register_hit_rate"), 1.0 / 5.0);
+}
+
+}  // namespace
+}  // namespace zng::flash

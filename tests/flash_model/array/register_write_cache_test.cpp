@@ -1,0 +1,208 @@
+// Flash registers as the write cache (paper I, V-B): chunks written tracked per
+// register, the old page sensed only when a partly written page is programmed or read,
+// clean victims first, dirty pages programmed in the background above dirty_watermark;
+// and the Fig. 12 metrics counted as the paper defines them. Every clock runs at
+// 800 MHz (1250 ps): times are whole cycles plus tR / tPROG, summed by hand.
+#include <gtest/gtest.h>
+
+#include "tests/flash_model/flash_test_util.hpp"
+
+namespace zng::flash {
+namespace {
+
+using testing::kMesh1x2;
+using testing::Requester;
+using testing::Rig;
+using testing::small_platform;
+
+constexpr Tick kCycle = 1250;
+// ZnG's setting (configs/fragments/znand.yaml): at most half of a plane's 2 registers dirty.
+const char* kWriteCache = "  dirty_watermark: 0.5\n";
+
+double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
+
+struct Plane0 {
+    Rig& rig;
+    Requester& req;
+    uint64_t page(uint32_t p) const {
+        return rig.zng().geometry().encode(FlashAddress{1, 0, 0, 0, 1, p});
+    }
+    // Issues one request and runs until the array is idle; returns the time that took.
+    Tick run(uint64_t addr, uint32_t size, MemOp op) {
+        const Tick start = rig.sim.now();
+        req.issue(addr, size, op);
+        rig.sim.run();
+        return rig.sim.now() - start;
+    }
+    void stores(uint32_t p, uint32_t n) {
+        for (uint32_t i = 0; i < n; ++i) req.issue(page(p) + i * 128, 128, MemOp::Write);
+        rig.sim.run();
+    }
+};
+
+// Page Z (block 1, page 0) takes 32 stores of 128 B (the whole page) or 16 (its first
+// half). A 128 B store to page W then leaves 2 of the plane's 2 registers dirty, above
+// dirty_watermark 0.5 x 2 = 1, and Z (least recently used) is programmed in the
+// background once W's data is in: 4 decode + 19 command + 23 port cycles after W is
+// issued. Whole page: tPROG follows, no sense. Half page over a page holding data
+// (block 1 is pre-loaded): the old copy is sensed first (tR), then tPROG. Half page over
+// an erased block: nothing to merge, no sense.
+TEST(RegisterWriteCache, AFullyWrittenPageIsProgrammedWithoutASense) {
+    struct Case {
+        uint32_t stores;
+        bool erased;
+        double senses;
+    };
+    for (const Case& c : {Case{32, false, 0}, Case{16, false, 1}, Case{16, true, 0}}) {
+        SCOPED_TRACE(std::to_string(c.stores) + (c.erased ? " stores, erased block" : " stores"));
+        Rig rig(small_platform(kWriteCache, kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        if (c.erased) rig.zng().set_block_erased(FlashAddress{1, 0, 0, 0, 1, 0});
+        pl.stores(0, c.stores);
+        EXPECT_EQ(stat(rig, "programs"), 0.0);
+        const Tick t = pl.run(pl.page(1), 128, MemOp::Write);
+        EXPECT_EQ(t, (4 + 19 + 23) * kCycle + static_cast<Tick>(c.senses) * 3 * kMicrosecond + 100 * kMicrosecond);
+        EXPECT_EQ(stat(rig, "programs"), 1.0);
+        EXPECT_EQ(stat(rig, "background_programs"), 1.0);
+        EXPECT_EQ(stat(rig, "senses"), c.senses);
+        EXPECT_EQ(stat(rig, "merge_senses"), c.senses);
+        EXPECT_EQ(stat(rig, "demand_senses"), 0.0);
+        EXPECT_TRUE(rig.zng().backbone().package(1).decoder(0).resolve(1, 0).log_hit);
+        EXPECT_EQ(rig.backend->in_flight(), 0u);
+    }
+}
+
+// A read hitting a register that holds only the first half of its page: 128 B at
+// offset 0 is served by the register (4 decode + 3 command + 23 port + 19 data cycles);
+// 128 B at offset 3072 is not valid there, so the page is sensed and merged first
+// (+ tR). A second read of offset 3072 then hits.
+TEST(RegisterWriteCache, AReadOfUnwrittenChunksSensesAndMerges) {
+    Rig rig(small_platform(kWriteCache, kMesh1x2));
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    pl.stores(0, 16);
+    EXPECT_EQ(pl.run(pl.page(0), 128, MemOp::Read), (4 + 3 + 23 + 19) * kCycle);
+    EXPECT_EQ(stat(rig, "senses"), 0.0);
+    EXPECT_EQ(pl.run(pl.page(0) + 3072, 128, MemOp::Read), 3 * kMicrosecond + (4 + 3 + 23 + 19) * kCycle);
+    EXPECT_EQ(stat(rig, "senses"), 1.0);
+    EXPECT_EQ(stat(rig, "demand_senses"), 1.0);
+    EXPECT_EQ(pl.run(pl.page(0) + 3072, 128, MemOp::Read), (4 + 3 + 23 + 19) * kCycle);
+    EXPECT_EQ(stat(rig, "senses"), 1.0);
+    // The merged register is whole: evicting it needs no further sense. Two more
+    // written pages push it out (background program at the second): 1 program, 1 sense.
+    pl.run(pl.page(1), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);  // page 0 (LRU) programmed in the background
+    EXPECT_EQ(stat(rig, "merge_senses"), 0.0);
+}
+
+// Replacement takes a clean register before a dirty one: page A written (dirty), page
+// B read (clean, newer). A read of C takes B's register although A is the least
+// recently used: no program, and A is still there for a write hit.
+TEST(RegisterWriteCache, ACleanVictimIsPreferredToAnOlderDirtyOne) {
+    Rig rig(small_platform(kWriteCache, kMesh1x2));
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    pl.run(pl.page(0), 128, MemOp::Write);
+    pl.run(pl.page(1), 4096, MemOp::Read);
+    pl.run(pl.page(2), 4096, MemOp::Read);
+    EXPECT_EQ(stat(rig, "programs"), 0.0);
+    EXPECT_EQ(stat(rig, "evictions"), 0.0);
+    pl.run(pl.page(0), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 1.0);
+}
+
+// With no background programs (dirty_watermark 1) both registers of plane 0 end dirty
+// (A, B); a write to C must evict one (A, the LRU). With the default watermark the
+// second write already started A's program, so C finds A's register clean: C's data
+// is in after 4 + 19 + 23 cycles instead of after tPROG as well.
+TEST(RegisterWriteCache, BackgroundProgramsSpareAMissTheWait) {
+    for (bool background : {false, true}) {
+        SCOPED_TRACE(background ? "watermark 0.5" : "watermark 1");
+        Rig rig(small_platform(background ? kWriteCache : "  dirty_watermark: 1\n", kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        pl.run(pl.page(0), 128, MemOp::Write);
+        pl.run(pl.page(1), 128, MemOp::Write);
+        EXPECT_EQ(stat(rig, "programs"), background ? 1.0 : 0.0);
+        // Done when C's acknowledgement is back (3 cycles) or, with background
+        // programs, when B's program (started once C is in, with a merge sense) ends.
+        const Tick t = pl.run(pl.page(2), 128, MemOp::Write);
+        if (background) {
+            EXPECT_EQ(t, (4 + 19 + 23) * kCycle + 103 * kMicrosecond);
+        } else {
+            EXPECT_EQ(t, 103 * kMicrosecond + (4 + 19 + 23 + 3) * kCycle);
+        }
+        EXPECT_EQ(stat(rig, "programs"), background ? 2.0 : 1.0);
+    }
+}
+
+// One register per plane: dirty_watermark 0.5 x 1 allows no dirty page, but the
+// register the stores are going to is never programmed in the background (paper V-B:
+// the registers buffer the small writes). Four 128 B stores to page Z, each run to
+// idle: 1 miss, 3 write hits, no program (a program per store before: 4). A store to W
+// then needs the register: Z (4 of 32 chunks written, block 1 pre-loaded) is programmed
+// with a merge sense as an eviction, not in the background: 1 program, 1 sense.
+TEST(RegisterWriteCache, TheRegisterTakingTheStoresIsNotProgrammedInTheBackground) {
+    std::string platform = small_platform(kWriteCache, kMesh1x2);
+    const std::string two = "registers_per_plane: 2";
+    platform.replace(platform.find(two), two.size(), "registers_per_plane: 1");
+    Rig rig(platform);
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    for (uint32_t i = 0; i < 4; ++i) pl.run(pl.page(0) + i * 128, 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_misses"), 1.0);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
+    EXPECT_EQ(stat(rig, "background_programs"), 0.0);
+    EXPECT_EQ(stat(rig, "programs"), 0.0);
+    pl.run(pl.page(1), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "evictions"), 1.0);
+    EXPECT_EQ(stat(rig, "background_programs"), 0.0);
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(stat(rig, "merge_senses"), 1.0);
+}
+
+// Read re-accesses count demand reads that sensed a page a demand read sensed before;
+// merge senses and writes do not. Plane 0:
+//   write X 128 B (dirty, 1 of 2 registers)
+//   read Y 4 KiB: miss, sensed (demand sense 1 of Y)
+//   write Z 128 B: takes Y's clean register; X and Z dirty > 1: X programmed in the
+//     background after a merge sense (one chunk of X written, block 1 holds data)
+//   read X 128 B: register hit (X clean and whole after the merge)
+//   read Y 4 KiB: takes X's clean register, sensed again: re-access 1
+// Senses 3 (Y, merge of X, Y), demand senses 2 of 1 distinct page read: 2 per page.
+TEST(FlashMetrics, ReadReaccessesCountDemandReadsOnly) {
+    Rig rig(small_platform(kWriteCache, kMesh1x2));
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    pl.run(pl.page(0), 128, MemOp::Write);
+    pl.run(pl.page(1), 4096, MemOp::Read);
+    pl.run(pl.page(2), 128, MemOp::Write);
+    pl.run(pl.page(0), 128, MemOp::Read);
+    pl.run(pl.page(1), 4096, MemOp::Read);
+    EXPECT_EQ(stat(rig, "senses"), 3.0);
+    EXPECT_EQ(stat(rig, "merge_senses"), 1.0);
+    EXPECT_EQ(stat(rig, "demand_senses"), 2.0);
+    EXPECT_EQ(stat(rig, "read_reaccesses"), 1.0);
+    EXPECT_DOUBLE_EQ(stat(rig, "read_reaccesses_per_page"), 2.0);
+}
+
+// Write redundancy = (programs + pages still dirty in registers) / distinct pages
+// written. Plane 0: write X, write Z (2 dirty > 1: X programmed), write X again (a hit
+// on X's clean register; X and Z dirty: Z, now the LRU, programmed). At the end X is
+// dirty: (2 programs + 1) / 2 pages = 1.5 (programs per page programmed alone: 1.0).
+TEST(FlashMetrics, WriteRedundancyCountsPagesStillDirty) {
+    Rig rig(small_platform(kWriteCache, kMesh1x2));
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    pl.run(pl.page(0), 128, MemOp::Write);
+    pl.run(pl.page(2), 128, MemOp::Write);
+    pl.run(pl.page(0), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 1.0);
+    EXPECT_EQ(rig.zng().backbone().package(1).registers().dirty_count(), 1u);
+    EXPECT_DOUBLE_EQ(stat(rig, "write_redundancy"), 1.5);
+}
+
+}  // namespace
+}  // namespace zng::flash

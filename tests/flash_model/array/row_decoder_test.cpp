@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include "flash_model/array/row_decoder.hpp"
+#include "sim/core/errors.hpp"
+
+namespace zng::flash {
+namespace {
+
+TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
+    ProgrammableRowDecoder d(4);
+    // Never-written page: the data block's own row.
+    auto r = d.resolve(7, 2);
+    EXPECT_FALSE(r.log_hit);
+    EXPECT_EQ(r.block, 7u);
+    EXPECT_EQ(r.page, 2u);
+    // First write of page 2 of data block 7 takes log page 0 of log block 12.
+    EXPECT_EQ(d.program_log(12, 7, 2), 0u);
+    r = d.resolve(7, 2);
+    EXPECT_TRUE(r.log_hit);
+    EXPECT_EQ(r.block, 12u);
+    EXPECT_EQ(r.page, 0u);
+    // Another data block sharing the log block, then a rewrite of page 2: next free pages 1 and 2.
+    EXPECT_EQ(d.program_log(12, 9, 0), 1u);
+    EXPECT_EQ(d.program_log(12, 7, 2), 2u);
+    EXPECT_EQ(d.resolve(7, 2).page, 2u);
+    EXPECT_EQ(d.resolve(9, 0).page, 1u);
+    EXPECT_FALSE(d.resolve(7, 3).log_hit);
+    EXPECT_FALSE(d.log_full(12));    // 3 of its 4 pages programmed
+    EXPECT_FALSE(d.log_full(1000));  // a block that never was a log block
+    EXPECT_EQ(d.program_log(12, 9, 1), 3u);
+    EXPECT_TRUE(d.log_full(12));
+    EXPECT_THROW(d.program_log(12, 9, 2), SimError);
+    // Writes of block 7 may not move to another log block while block 12 holds its pages.
+    EXPECT_THROW(d.program_log(13, 7, 0), SimError);
+    // Moving a data block renames its entries.
+    d.move_data_block(7, 20);
+    EXPECT_EQ(d.resolve(20, 2).page, 2u);
+    EXPECT_FALSE(d.resolve(7, 2).log_hit);
+    d.erase_block(12);
+    EXPECT_FALSE(d.resolve(20, 2).log_hit);
+    EXPECT_FALSE(d.log_full(12));
+    EXPECT_EQ(d.log_blocks(), 0u);
+}
+
+}  // namespace
+}  // namespace zng::flash
