@@ -42,9 +42,9 @@ MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNet
     : OwnedClock(ClockDomain(name + ".clock", p.frequency("clock"))),
       Component(sim, name, own_clock),
       events_(sim, [this](Ev& e) { on_event(e); }, "mesh"),
-      messages_(stats().counter("messages", "messages delivered")),
-      packets_(stats().counter("packets", "packets delivered")),
-      flits_(stats().counter("flits", "flits delivered")),
+      messages_(stats().counter("messages", "messages delivered", "messages")),
+      packets_(stats().counter("packets", "packets delivered", "packets")),
+      flits_(stats().counter("flits", "flits delivered", "flits")),
       bytes_(stats().counter("bytes", "payload bytes delivered", "B")),
       latency_(stats().average("latency", "message latency from send to delivery", "ns")) {
     uint32_t packages = static_cast<uint32_t>(layout.package_channel.size());

@@ -145,7 +145,7 @@ Gpu::Gpu(Simulator& sim, const ConfigNode* gpu_section, AddressTranslator& trans
 
     // Whole-GPU stats.
     cycles_stat_ = &g.counter("cycles", "GPU cycles until the last application finished", "cycles");
-    g.formula("instructions", "warp instructions issued, all applications", "",
+    g.formula("instructions", "warp instructions issued, all applications", "instructions",
               [this] { return static_cast<double>(instructions()); });
     g.formula("ipc", "warp instructions per GPU cycle until the last application finished", "instr/cycle", [this] {
         return end_cycle_ ? static_cast<double>(instructions()) / static_cast<double>(end_cycle_) : 0.0;

@@ -40,8 +40,8 @@ Crossbar::Crossbar(Simulator& sim, std::string name, const ClockDomain& clock, c
       route_(std::move(route)),
       request_bytes_(stats().counter("request_bytes", "bytes carried SM -> L2", "B")),
       response_bytes_(stats().counter("response_bytes", "bytes carried L2 -> SM", "B")),
-      requests_(stats().counter("requests", "request packets")),
-      refusals_(stats().counter("refusals", "request packets refused: output queue full")),
+      requests_(stats().counter("requests", "request packets", "packets")),
+      refusals_(stats().counter("refusals", "request packets refused: output queue full", "packets")),
       queue_delay_(stats().average("queue_delay", "time from entering the crossbar to delivery", "ns")) {
     if (sources > WarpMask::kMaxWarps) throw SimError(this->name() + ": too many sources");
     sources_.reserve(sources);

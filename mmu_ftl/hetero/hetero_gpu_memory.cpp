@@ -38,9 +38,9 @@ const ComponentSchema& HeteroGpuMemory::schema() {
 HeteroGpuMemory::HeteroGpuMemory(Simulator& sim, const Params& p, const BackendContext& ctx)
     : host_(host_translator(p, ctx)),
       inner_(memory_backend_slot().create(p.section("dram"), p.path() + ".dram", "gddr5", sim, ctx)),
-      reads_(sim.stats().counter(p.path() + ".reported_reads", "GPU-memory reads reported to the translator")),
+      reads_(sim.stats().counter(p.path() + ".reported_reads", "GPU-memory reads reported to the translator", "requests")),
       writes_(sim.stats().counter(p.path() + ".reported_writes",
-                                  "GPU-memory writes and atomics reported to the translator (pages turn dirty)")) {
+                                  "GPU-memory writes and atomics reported to the translator (pages turn dirty)", "requests")) {
     if (inner_->capacity_bytes() < host_.gpu_memory_bytes())
         p.fail("dram", fmt::format("the GPU memory serves {} B but translation.gpu_memory places pages in {} B",
                                    inner_->capacity_bytes(), host_.gpu_memory_bytes()));

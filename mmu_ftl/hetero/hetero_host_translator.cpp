@@ -49,10 +49,10 @@ HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, cons
       }()),
       host_ready_(sim, [this](uint32_t& f) { ssd_read(f); }, "hetero-host"),
       copied_(sim, [this](uint32_t& f) { install(f); }, "hetero-copy"),
-      faults_(sim.stats().counter("translation.faults", "GPU page faults sent to the host")),
-      batches_(sim.stats().counter("translation.batches", "host interrupts (fault batches)")),
-      evictions_(sim.stats().counter("translation.evictions", "pages evicted from GPU memory")),
-      writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD")),
+      faults_(sim.stats().counter("translation.faults", "GPU page faults sent to the host", "faults")),
+      batches_(sim.stats().counter("translation.batches", "host interrupts (fault batches)", "interrupts")),
+      evictions_(sim.stats().counter("translation.evictions", "pages evicted from GPU memory", "pages")),
+      writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD", "pages")),
       fault_latency_(sim.stats().average("translation.fault_latency", "fault raised to page usable", "ns")) {
     if (page_size_ & (page_size_ - 1)) p.fail("page_size", "must be a power of two");
     PcieLinkSpec link = PcieLinkSpec::read(p, "pcie_");

@@ -57,13 +57,13 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       }, "ssd-complete"),
       fill_done_(sim, [this](uint32_t& slot) { filled(slot); }, "ssd-fill"),
       done_(std::move(done)),
-      requests_(stats.counter("requests", "requests served")),
-      hits_(stats.counter("buffer_hits", "reads served from the DRAM buffer")),
-      misses_(stats.counter("buffer_misses", "reads that needed a flash read")),
+      requests_(stats.counter("requests", "requests served", "requests")),
+      hits_(stats.counter("buffer_hits", "reads served from the DRAM buffer", "reads")),
+      misses_(stats.counter("buffer_misses", "reads that needed a flash read", "reads")),
       flash_reads_(stats.counter("flash_reads", "pages sensed (demand, read-modify-write, GC)", "pages")),
       flash_programs_(stats.counter("flash_programs", "pages programmed (write-backs and GC)", "pages")),
       flash_erases_(stats.counter("flash_erases", "blocks erased by GC", "blocks")),
-      prefetches_(stats.counter("prefetches", "read misses the access pattern tracker made prefetch")),
+      prefetches_(stats.counter("prefetches", "read misses the access pattern tracker made prefetch", "reads")),
       prefetch_reads_(stats.counter("prefetch_reads", "pages sensed by prefetches (part of flash_reads)", "pages")),
       prefetched_used_(stats.counter("prefetched_pages_used",
                                      "prefetched pages a later read asked for (in the buffer or still filling)",
@@ -72,11 +72,11 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
         if (on_room_) on_room_();
     });
     const PageFtl* f = &ftl_;
-    stats.formula("gc_runs", "greedy GC victims collected", "", [f] { return static_cast<double>(f->gc_runs()); });
+    stats.formula("gc_runs", "greedy GC victims collected", "blocks", [f] { return static_cast<double>(f->gc_runs()); });
     stats.formula("gc_pages_moved", "valid pages relocated by GC", "pages",
                   [f] { return static_cast<double>(f->gc_pages_moved()); });
     const ServerPool<Io>* c = &cores_;
-    stats.formula("core_utilisation", "busy core time / (cores x elapsed time)", "", [c, &sim] {
+    stats.formula("core_utilisation", "busy core time / (cores x elapsed time)", "ratio", [c, &sim] {
         return sim.now() ? static_cast<double>(c->busy_time()) / (static_cast<double>(sim.now()) * c->servers()) : 0.0;
     });
     stats.formula("core_wait_ns", "mean time a request waited for a core", "ns", [c] {

@@ -39,8 +39,8 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
                                    flash::FlashOpExecutor* flash)
     : sim_(sim), refused_(ctx.ports, 0), queue_(p.u32("dispatcher_queue_depth")),
       dispatch_latency_(p.time("dispatch_latency")),
-      requests_(sim.stats().counter("memory.requests", "requests received from the L2")),
-      refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full")) {
+      requests_(sim.stats().counter("memory.requests", "requests received from the L2", "requests")),
+      refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full", "requests")) {
     for (uint32_t i = 0; i < ctx.ports; ++i) {
         ports_.push_back(std::make_unique<ResponsePort>(*this, "memory.port" + std::to_string(i)));
         ports_.back()->index = i;

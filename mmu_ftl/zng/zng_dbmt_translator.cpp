@@ -112,16 +112,16 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
           return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));
       }()),
       sizes_(compute_mapping_table_sizes(tables_.layout, tables_.user_blocks_per_unit, tables_.lbmt.group_size())),
-      gc_(sim, tables_, stats_.sub("gc")),
-      translations_(stats_.counter("translations", "translations served from the DBMT")),
-      first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch")),
-      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")),
+      gc_(sim, tables_, stats_.sub("gc"), ctx.apps),
+      translations_(stats_.counter("translations", "translations served from the DBMT", "translations")),
+      first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch", "blocks")),
+      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space", "blocks")),
       late_writebacks_(stats_.counter("late_writebacks",
                                       "evicted pages of data blocks a merge had retired (dropped; L2 lines cached "
-                                      "under the old address)")),
+                                      "under the old address)", "pages")),
       writebacks_held_(stats_.counter("writebacks_held",
                                       "dirty pages whose program waited for their log group's merge (the flush "
-                                      "before a merge and evictions during it)")) {
+                                      "before a merge and evictions during it)", "pages")) {
     const uint32_t budget = p.u32("log_block_pages");
     const uint32_t block_pages = tables_.layout.geometry().pages_per_block();
     if (budget > block_pages)

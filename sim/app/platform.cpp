@@ -148,13 +148,22 @@ ConfigNode load_platform_config(const std::string& path, const std::vector<std::
     return root;
 }
 
-void validate_platform(const ConfigNode& root, uint32_t apps) {
-    // The applications' traces are empty: what is validated is everything the platform
-    // builds for them (SM partitions, per-application placement), as a run builds it.
+namespace {
+// Applications with empty traces: what a platform builds for them (SM partitions,
+// per-application placement, their statistics) is built as a run builds it.
+std::vector<AppInput> empty_apps(uint32_t apps, const char* name_format) {
     std::vector<AppInput> inputs;
     for (uint32_t a = 0; a < apps; ++a)
-        inputs.push_back({fmt::format("app{}", a), std::make_unique<trace::VectorTraceSource>()});
-    Platform p(root, std::move(inputs));
+        inputs.push_back({fmt::format(fmt::runtime(name_format), a), std::make_unique<trace::VectorTraceSource>()});
+    return inputs;
+}
+}  // namespace
+
+void validate_platform(const ConfigNode& root, uint32_t apps) { Platform p(root, empty_apps(apps, "app{}")); }
+
+nlohmann::ordered_json describe_platform_stats(const ConfigNode& root, uint32_t apps) {
+    Platform p(root, empty_apps(apps, "{{app{}}}"));
+    return p.stats_meta_json()["stats"];
 }
 
 Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(root), sim_(std::make_unique<Simulator>()) {
@@ -374,6 +383,13 @@ nlohmann::ordered_json Platform::stats_json() const {
     j["sim_time_ps"] = sim_->now();
     j["config"] = root_.to_json();
     j["stats"] = sim_->stats().to_json();
+    return j;
+}
+
+nlohmann::ordered_json Platform::stats_meta_json() const {
+    nlohmann::ordered_json j;
+    j["schema_version"] = 1;
+    j["stats"] = sim_->stats().meta_json();
     return j;
 }
 
