@@ -19,9 +19,7 @@ ComponentSchema OnfiChannelNetwork::schema() {
             "onfi_bus",
             "Bus-based ONFI flash channels: one shared bus per channel between its controller and packages.",
             {rate, width, cmd},
-            {},
-            {"messages: messages delivered", "bytes: payload bytes delivered",
-             "busy_ps: total bus-busy time over all channels (ps)"}};
+            {}};
 }
 
 OnfiChannelNetwork::OnfiChannelNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout,

@@ -26,11 +26,7 @@ const ComponentSchema& L1Config::schema() {
                              "write_through: no allocate on store miss (Fermi global stores); write_back: "
                              "allocate (fetch on write) and write dirty victims back"),
             },
-        .ports = {"out: requests to the crossbar"},
-        .stats = {"hits, misses: load lookups", "merges: misses merged into an MSHR in flight",
-                  "reservation_fails: accesses refused (MSHR or miss queue full)",
-                  "stores, store_hits, atomics: other accesses", "writebacks: dirty lines written back",
-                  "mshr_occupancy: time-weighted MSHR entries in use"}};
+        .ports = {"out: requests to the crossbar"}};
     return s;
 }
 

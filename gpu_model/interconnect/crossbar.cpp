@@ -16,11 +16,7 @@ const ComponentSchema& CrossbarConfig::schema() {
                 uint_param("queue_depth", "8", "request packets buffered per L2-bank output", 1, 1 << 16),
                 uint_param("header_bytes", "8", "bytes of address/command in every packet", 0, 1024),
             },
-        .ports = {"sm<i>: from each SM's L1", "bank<b>: to each L2 bank"},
-        .stats = {"request_bytes, response_bytes: bytes carried per direction",
-                  "request_bandwidth, response_bandwidth: GB/s over the run",
-                  "refusals: SM packets refused (output full)",
-                  "queue_delay: time from entering the crossbar to delivery (ns)"}};
+        .ports = {"sm<i>: from each SM's L1", "bank<b>: to each L2 bank"}};
     return s;
 }
 

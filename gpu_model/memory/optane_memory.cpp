@@ -45,11 +45,6 @@ const ComponentSchema& OptaneMemory::schema() {
                          "the buffer programs lines into the media whenever fewer lines than this are free", 1),
                });
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any DIMM"};
-        c.stats = {"reads, writes, bytes_read, bytes_written, refusals, latency (ns), bandwidth_gbps, in_flight, "
-                   "peak_read_bandwidth_gbps, peak_write_bandwidth_gbps",
-                   "ch<i>.{reads, writes, row_hits, row_misses, row_conflicts, activations (media line reads), "
-                   "media_programs, buffer_read_hits, write_combines, rmw_writebacks, full_writebacks, "
-                   "read_queue_occupancy, write_queue_occupancy}"};
         return c;
     }();
     return s;

@@ -17,9 +17,7 @@ const ComponentSchema& L1TlbConfig::schema() {
                 uint_param("mshr_entries", "16", "distinct pages being translated at once", 1, 4096),
                 uint_param("mshr_merge", "64", "accesses waiting on one page's translation", 1, 4096),
             },
-        .ports = {},
-        .stats = {"hits, misses: lookups", "merges: misses to a page already being translated",
-                  "stalls: lookups refused for lack of a miss register"}};
+        .ports = {}};
     return s;
 }
 

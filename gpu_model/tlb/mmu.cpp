@@ -26,12 +26,7 @@ const ComponentSchema& MmuConfig::schema() {
                 uint_param("walk_cache_ways", "4", "associativity of the page walk cache", 1, 64),
                 uint_param("walk_cache_latency", "1", "page walk cache lookup latency, GPU cycles", 0, 100000),
             },
-        .ports = {},
-        .stats = {"l2_tlb_hits, l2_tlb_misses: L2 TLB lookups", "walks: page walks started",
-                  "walk_merges: L2 TLB misses that joined a walk in progress",
-                  "walk_cache_hits: walks that skipped levels thanks to the walk cache",
-                  "walk_levels: page-table levels read", "faults: walks that needed the translator's fault path",
-                  "walk_latency: from walk request to translation (ns)"}};
+        .ports = {}};
     return s;
 }
 

@@ -28,8 +28,6 @@ const ComponentSchema& HeteroGpuMemory::schema() {
         c.params = {ftl_schema::section("dram", "the GPU memory itself (a memory back end: type gddr5 | optane | "
                                                 "fixed_latency ...; default gddr5)")};
         c.ports = {"port<i>: one response port per L2 bank, forwarded to the inner memory's port<i>"};
-        c.stats = {"reported_reads, reported_writes: accesses reported to the translator",
-                   "dram.*: the inner memory's statistics"};
         return c;
     }();
     return s;

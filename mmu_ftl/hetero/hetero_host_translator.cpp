@@ -31,7 +31,6 @@ const ComponentSchema& HeteroHostTranslator::schema() {
         };
         for (ParamSpec& p : PcieLinkSpec::params("pcie_", "the GPU's host link", 16, "8GT/s", "1us"))
             c.params.push_back(p);
-        c.stats = {"faults, batches, evictions, writebacks, fault_latency", "ssd.*: the NVMe SSD's controller"};
         return c;
     }();
     return s;

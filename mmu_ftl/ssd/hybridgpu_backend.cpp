@@ -28,8 +28,6 @@ const ComponentSchema& HybridGpuBackend::schema() {
         for (ParamSpec& p : ReadPrefetchSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
         c.ports = {"port[i]: one per L2 bank"};
-        c.stats = {"memory.requests", "memory.ssd.*: cores, buffer hits/misses, flash reads/programs, GC",
-                   "memory.flash.*: the flash backbone"};
         return c;
     }();
     return s;

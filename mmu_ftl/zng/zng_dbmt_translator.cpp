@@ -96,12 +96,7 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
                               0, 65535),
             ftl_schema::section("wear_leveling", "free-block choice policy (type: least_erased | fifo)"),
         },
-        {},
-        {"translations: DBMT translations", "first_touches: data blocks allocated",
-         "late_writebacks: evicted pages of data blocks a merge retired (dropped)",
-         "writebacks_held: dirty pages held until their group's merge ended",
-         "dbmt.bytes / dbmt.bytes_per_tb / lbmt.bytes: table sizes in hardware",
-         "gc.*: merges, pages moved, erases, merge time, time blocked per app, P/E distribution"}};
+        {}};
     return s;
 }
 

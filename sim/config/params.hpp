@@ -60,7 +60,7 @@ struct ComponentSchema {
     std::string description;
     std::vector<ParamSpec> params;
     std::vector<std::string> ports;  // "name: description"
-    std::vector<std::string> stats;  // "name: description"
+    // Statistics are documented where they are registered: `zngsim stats describe`.
     const ParamSpec* find(const std::string& key) const;
 };
 

@@ -53,15 +53,7 @@ const ComponentSchema& ZngL2Policy::schema() {
                 typed_param("pin_share", ParamType::Real, "0",
                             "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
             },
-        .ports = {},
-        .stats = {"predictor_checks, predictor_triggers: misses tested / that passed the cutoff",
-                  "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use (line accuracy)",
-                  "predictor_accuracy: accuracy of the predictor's prefetch / no-prefetch decisions (Fig. 15b)",
-                  "unit_fetches: multi-line transactions (demand line + prefetched lines of the window)",
-                  "prefetch_unit (series), unit_average, unit_halvings, unit_growths: the dynamic unit",
-                  "waste_ratio, window_waste: unused prefetched / evicted lines",
-                  "writes_bypassed, writes_redirected: stores sent on / kept in the L2",
-                  "pins, pins_refused, pinned_lines (series), pinned_evictions: redirection"}};
+        .ports = {}};
     return s;
 }
 
