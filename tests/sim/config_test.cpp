@@ -163,6 +163,35 @@ TEST(Config, JsonKeepsYamlTypes) {
     EXPECT_NE(root.to_yaml().find("quoted: \"16\""), std::string::npos) << root.to_yaml();
 }
 
+// A Param is declared once (key, kind, default, range, description): the schema takes
+// its spec and the reader reads through it, with the kind's unit and C++ type.
+TEST(Config, DeclaredParamIsTheSchemaEntryAndTheReader) {
+    using namespace param_kind;
+    const auto ways = Param<UInt32>("ways", "8", "associativity").range(1, 64);
+    const Param<Time> latency{"latency", "2ns", "hit latency"};
+    const auto policy = Param<Choice>("policy", "lru", "replacement").choices({"lru", "fifo"});
+    const Param<Bool> enabled{"enabled", "true", "on/off"};
+    ComponentSchema s;
+    s.slot = "cache";
+    s.name = "declared";
+    s.params = {ways, latency, policy, enabled};
+    ASSERT_NE(s.find("ways"), nullptr);
+    EXPECT_EQ(s.find("ways")->type, ParamType::UInt);
+    EXPECT_EQ(s.find("ways")->max, 64.0);
+    EXPECT_EQ(s.find("policy")->choices, (std::vector<std::string>{"lru", "fifo"}));
+    ConfigNode root = parse_config_text("cache:\n  ways: 16\n  latency: 3us\n", "declared.yaml");
+    Params p(root.find("cache"), s, "cache");
+    const uint32_t w = p[ways];
+    EXPECT_EQ(w, 16u);
+    EXPECT_EQ(p[latency], 3'000'000u);  // 3 us = 3e6 ps
+    EXPECT_EQ(p[policy], "lru");        // the default
+    EXPECT_TRUE(p[enabled]);
+    ConfigNode bad = parse_config_text("cache:\n  ways: 65\n", "declared.yaml");
+    const std::string e = config_error([&] { Params q(bad.find("cache"), s, "cache"); });
+    EXPECT_NE(e.find("declared.yaml:2"), std::string::npos) << e;
+    EXPECT_NE(e.find("ways"), std::string::npos) << e;
+}
+
 TEST(Config, IncludeCycleAndMissingFileAndSyntaxError) {
     std::string m1 = config_error([&] { load_config_file(kData + "/cycle_a.yaml"); });
     EXPECT_NE(m1.find("include cycle"), std::string::npos) << m1;
