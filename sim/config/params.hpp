@@ -85,6 +85,8 @@ struct Frequency { static constexpr ParamType type = ParamType::Frequency; using
 struct Rate { static constexpr ParamType type = ParamType::Rate; using value_type = uint64_t; };
 struct Size { static constexpr ParamType type = ParamType::Size; using value_type = uint64_t; };
 struct Bandwidth { static constexpr ParamType type = ParamType::Bandwidth; using value_type = double; };
+// A nested map another component reads (null when absent).
+struct Section { static constexpr ParamType type = ParamType::Section; using value_type = const ConfigNode*; };
 }  // namespace param_kind
 
 template <class Kind>
@@ -152,6 +154,7 @@ public:
         else if constexpr (std::is_same_v<K, pk::Frequency>) return frequency(p.key());
         else if constexpr (std::is_same_v<K, pk::Rate>) return rate(p.key());
         else if constexpr (std::is_same_v<K, pk::Size>) return size(p.key());
+        else if constexpr (std::is_same_v<K, pk::Section>) return section(p.key());
         else return bandwidth(p.key());
     }
     // The nested section (may be null when absent from the config).
