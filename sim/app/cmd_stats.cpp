@@ -11,7 +11,7 @@ namespace zng::cli {
 
 int cmd_stats(int argc, char** argv) {
     const char* usage =
-        "usage: zngsim stats describe --config FILE [--set key=value]... [--apps N] [--json]\n"
+        "usage: zngsim stats describe --config FILE [--set key=value]... [--apps N] [--json | --format markdown]\n"
         "  statistics of one application are named after it; here the applications are {app0}, {app1}, ...";
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
         std::cout << usage << "\n";
@@ -23,7 +23,8 @@ int cmd_stats(int argc, char** argv) {
                                                "platform file (configs/<platform>.yaml)")(
         "set,s", po::value<std::vector<std::string>>(), "override a config key: --set gpu.l2.banks=4 (repeatable)")(
         "apps", po::value<uint32_t>()->default_value(1), "co-running applications to build the platform for")(
-        "json", "print a JSON object (name -> kind, unit, description) instead of a table");
+        "json", "print a JSON object (name -> kind, unit, description) instead of a table")(
+        "format", po::value<std::string>()->default_value("text"), "text (a table) or markdown");
     po::variables_map vm;
     if (!parse(argc - 1, argv + 1, desc, vm, usage)) return kExitOk;
     if (sub != "describe") throw UsageError("unknown stats command '" + sub + "'");
@@ -38,6 +39,15 @@ int cmd_stats(int argc, char** argv) {
         std::cout << stats.dump(1) << "\n";
         return kExitOk;
     }
+    const std::string format = vm["format"].as<std::string>();
+    if (format == "markdown") {
+        std::cout << "| name | kind | unit | description |\n|---|---|---|---|\n";
+        for (const auto& [name, meta] : stats.items())
+            std::cout << fmt::format("| `{}` | {} | {} | {} |\n", name, meta["kind"].get<std::string>(),
+                                     meta["unit"].get<std::string>(), meta["description"].get<std::string>());
+        return kExitOk;
+    }
+    if (format != "text") throw UsageError("--format '" + format + "': expected text or markdown");
     size_t width = 4;
     for (const auto& [name, meta] : stats.items()) width = std::max(width, name.size());
     std::cout << fmt::format("{:<{}}  {:<9}  {:<12}  {}\n", "name", width, "kind", "unit", "description");
