@@ -15,15 +15,15 @@ AppRunner::AppRunner(Simulator& sim, const ClockDomain& clock, uint16_t id, std:
       trace_(std::move(trace)),
       sms_(std::move(sms)),
       on_finish_(std::move(on_finish)),
-      instructions_(g.counter("instructions", "warp instructions issued")),
-      kernels_(g.counter("kernels", "kernels completed")),
-      ctas_(g.counter("ctas", "CTAs launched")),
+      instructions_(g.counter("instructions", "warp instructions issued", "instructions")),
+      kernels_(g.counter("kernels", "kernels completed", "kernels")),
+      ctas_(g.counter("ctas", "CTAs launched", "CTAs")),
       cycles_(g.counter("cycles", "GPU cycles from start to the application's end", "cycles")) {
     g.formula("ipc", "warp instructions per GPU cycle until the application finished", "instr/cycle", [this] {
         double c = static_cast<double>(cycles_.get());
         return c > 0 ? static_cast<double>(instructions_.get()) / c : 0.0;
     });
-    g.formula("sms", "SMs given to the application", "", [this] { return static_cast<double>(sms_.size()); });
+    g.formula("sms", "SMs given to the application", "SMs", [this] { return static_cast<double>(sms_.size()); });
 }
 
 void AppRunner::start() { next_kernel(); }

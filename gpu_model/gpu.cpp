@@ -29,12 +29,7 @@ const ComponentSchema& Gpu::schema() {
                 section_param("xbar", "crossbar SMs <-> L2 banks (see gpu.xbar)"),
                 section_param("l2", "shared L2 (see gpu.l2)"),
             },
-        .ports = {"memory_port(b): one request port per L2 bank, bound to the memory back end"},
-        .stats = {"instructions, cycles, ipc: whole GPU until the last application finished",
-                  "app.<name>.instructions, cycles, ipc, kernels, ctas: per application",
-                  "app.<name>.memory_requests (series only): L1D requests to the L2 per interval",
-                  "mem_latency.<stage>, mem_latency.total: latency breakdown of warp memory requests (ns)",
-                  "l1d.*, l1_tlb.*: totals over the SMs"}};
+        .ports = {"memory_port(b): one request port per L2 bank, bound to the memory back end"}};
     return s;
 }
 
@@ -145,7 +140,7 @@ Gpu::Gpu(Simulator& sim, const ConfigNode* gpu_section, AddressTranslator& trans
 
     // Whole-GPU stats.
     cycles_stat_ = &g.counter("cycles", "GPU cycles until the last application finished", "cycles");
-    g.formula("instructions", "warp instructions issued, all applications", "",
+    g.formula("instructions", "warp instructions issued, all applications", "instructions",
               [this] { return static_cast<double>(instructions()); });
     g.formula("ipc", "warp instructions per GPU cycle until the last application finished", "instr/cycle", [this] {
         return end_cycle_ ? static_cast<double>(instructions()) / static_cast<double>(end_cycle_) : 0.0;

@@ -27,11 +27,11 @@ void BackendPorts::room_freed(uint32_t resource) {
 
 BackendTraffic::BackendTraffic(Simulator& sim, const std::string& name)
     : sim_(sim),
-      reads_(sim.stats().counter(name + ".reads", "read requests answered (reads, prefetches, atomics)")),
-      writes_(sim.stats().counter(name + ".writes", "write requests answered (writes, write-backs)")),
+      reads_(sim.stats().counter(name + ".reads", "read requests answered (reads, prefetches, atomics)", "requests")),
+      writes_(sim.stats().counter(name + ".writes", "write requests answered (writes, write-backs)", "requests")),
       bytes_read_(sim.stats().counter(name + ".bytes_read", "bytes delivered to requesters", "B")),
       bytes_written_(sim.stats().counter(name + ".bytes_written", "bytes written by requesters", "B")),
-      refusals_(sim.stats().counter(name + ".refusals", "requests refused because a queue was full")),
+      refusals_(sim.stats().counter(name + ".refusals", "requests refused because a queue was full", "requests")),
       latency_(sim.stats().average(name + ".latency", "arrival to response, per request", "ns")) {
     Simulator* s = &sim;
     Counter* rd = &bytes_read_;

@@ -20,7 +20,6 @@ const ComponentSchema& FixedLatencyMemory::schema() {
             param("capacity", ParamType::Size, "64GiB", "total bytes served", 1),
         };
         c.ports = {"port<i>: one per L2 bank, each with its own link"};
-        c.stats = {"reads, writes, bytes_read, bytes_written, refusals, latency (ns), bandwidth_gbps, in_flight"};
         return c;
     }();
     return s;

@@ -40,10 +40,6 @@ const ComponentSchema& Gddr5Memory::schema() {
                    param("tRFC", ParamType::Time, "65ns", "all-bank refresh duration", 0),
                });
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any channel"};
-        c.stats = {"reads, writes, bytes_read, bytes_written, refusals, latency (ns), bandwidth_gbps, in_flight, "
-                   "peak_bandwidth_gbps",
-                   "ch<i>.{reads, writes, row_hits, row_misses, row_conflicts, activations, precharges, refreshes, "
-                   "read_bursts, write_bursts, write_drains, read_queue_occupancy, write_queue_occupancy}"};
         return c;
     }();
     return s;

@@ -45,11 +45,6 @@ const ComponentSchema& OptaneMemory::schema() {
                          "the buffer programs lines into the media whenever fewer lines than this are free", 1),
                });
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any DIMM"};
-        c.stats = {"reads, writes, bytes_read, bytes_written, refusals, latency (ns), bandwidth_gbps, in_flight, "
-                   "peak_read_bandwidth_gbps, peak_write_bandwidth_gbps",
-                   "ch<i>.{reads, writes, row_hits, row_misses, row_conflicts, activations (media line reads), "
-                   "media_programs, buffer_read_hits, write_combines, rmw_writebacks, full_writebacks, "
-                   "read_queue_occupancy, write_queue_occupancy}"};
         return c;
     }();
     return s;
@@ -110,10 +105,10 @@ OptaneMemory::OptaneMemory(const Params& p, Simulator& sim, const BackendContext
         d.channel = std::make_unique<DramChannel>(sim, ch, clock_, cfg, static_cast<DramChannelClient&>(*this), i);
         d.buffer = std::make_unique<WriteCombiningBuffer>(wb_lines, sectors, free_target);
         StatGroup g(sim.stats(), ch);
-        d.buffer_read_hits = &g.counter("buffer_read_hits", "reads served from the write-combining buffer");
-        d.write_combines = &g.counter("write_combines", "writes merged into a line already buffered");
-        d.rmw_writebacks = &g.counter("rmw_writebacks", "partly written lines read from the media, then programmed");
-        d.full_writebacks = &g.counter("full_writebacks", "fully written lines programmed without a media read");
+        d.buffer_read_hits = &g.counter("buffer_read_hits", "reads served from the write-combining buffer", "reads");
+        d.write_combines = &g.counter("write_combines", "writes merged into a line already buffered", "writes");
+        d.rmw_writebacks = &g.counter("rmw_writebacks", "partly written lines read from the media, then programmed", "lines");
+        d.full_writebacks = &g.counter("full_writebacks", "fully written lines programmed without a media read", "lines");
         dimms_.push_back(std::move(d));
     }
     const double pr = peak_read_, pw = peak_write_;

@@ -53,7 +53,8 @@ def _flatten_config(tree, prefix="config"):
         if isinstance(v, dict):
             out.update(_flatten_config(v, name))
         else:
-            out[name] = v if not isinstance(v, list) else json.dumps(v)
+            # stats.json keeps YAML types (80, true); the table holds config values as text.
+            out[name] = v if isinstance(v, str) else json.dumps(v)
     return out
 
 

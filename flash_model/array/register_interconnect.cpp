@@ -56,7 +56,7 @@ public:
 void register_register_interconnects() {
     auto& slot = register_interconnect_slot();
     slot.add({"", "fcnet", "fully connected registers, I/O ports and planes (Fig. 9a): remote moves cost nothing",
-              {}, {}, {}},
+              {}, {}},
              [](const Params&, Simulator& sim, uint32_t) { return std::make_unique<FullyConnected>(sim); });
     ParamSpec width{"width", ParamType::Size, "8B", "local-network width (Table I: HW-NiF 8 B)"};
     width.min = 1;
@@ -68,7 +68,6 @@ void register_register_interconnects() {
               "Network-in-Flash (Fig. 9b): per plane an I/O bus and a data bus; remote moves cross the local network "
               "between data registers",
               {width, clock},
-              {},
               {}},
              [](const Params& p, Simulator& sim, uint32_t planes) {
                  return std::make_unique<NetworkInFlash>(sim, planes, p.frequency("clock"),
@@ -77,7 +76,7 @@ void register_register_interconnects() {
     slot.add({"", "swnet",
               "software (Fig. 8c): the controller copies a page out through an I/O port and the flash network and back "
               "into the remote register",
-              {}, {}, {}},
+              {}, {}},
              [](const Params&, Simulator&, uint32_t) { return std::make_unique<SoftwareNetwork>(); });
 }
 

@@ -65,15 +65,14 @@ private:
 
 void register_replacement_policies() {
     auto& slot = register_replacement_slot();
-    slot.add({"", "lru", "evict the least recently used idle register", {}, {}, {}},
+    slot.add({"", "lru", "evict the least recently used idle register", {}, {}},
              [](const Params&) { return std::make_unique<StampPolicy>(true); });
-    slot.add({"", "fifo", "evict the idle register filled longest ago", {}, {}, {}},
+    slot.add({"", "fifo", "evict the idle register filled longest ago", {}, {}},
              [](const Params&) { return std::make_unique<StampPolicy>(false); });
     slot.add({"",
               "random",
               "evict a uniformly chosen idle register (seeded, deterministic)",
               {{"seed", ParamType::UInt, "1", "generator seed"}},
-              {},
               {}},
              [](const Params& p) { return std::make_unique<RandomPolicy>(p.u64("seed")); });
 }

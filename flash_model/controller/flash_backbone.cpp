@@ -59,38 +59,38 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     const FlashGeometry& g = shared_.spec.geometry;
     StatGroup st(sim.stats(), s.name);
     FlashCounters& c = shared_.c;
-    c.senses = &st.counter("senses", "pages sensed from the array (tR)");
-    c.programs = &st.counter("programs", "pages programmed (tPROG)");
-    c.erases = &st.counter("erases", "blocks erased (tBERS)");
-    c.register_read_hits = &st.counter("register_read_hits", "demand reads served by a register (no tR)");
-    c.register_write_hits = &st.counter("register_write_hits", "demand writes absorbed by a register holding the page");
-    c.register_misses = &st.counter("register_misses", "demand accesses that had to take a register");
-    c.evictions = &st.counter("evictions", "dirty registers programmed (to make room or above the watermark)");
-    c.log_hits = &st.counter("log_hits", "senses redirected to a log page by the row decoder");
-    c.migrations = &st.counter("migrations", "pages moved between a register and a remote plane");
+    c.senses = &st.counter("senses", "pages sensed from the array (tR)", "pages");
+    c.programs = &st.counter("programs", "pages programmed (tPROG)", "pages");
+    c.erases = &st.counter("erases", "blocks erased (tBERS)", "blocks");
+    c.register_read_hits = &st.counter("register_read_hits", "demand reads served by a register (no tR)", "reads");
+    c.register_write_hits = &st.counter("register_write_hits", "demand writes absorbed by a register holding the page", "writes");
+    c.register_misses = &st.counter("register_misses", "demand accesses that had to take a register", "accesses");
+    c.evictions = &st.counter("evictions", "dirty registers programmed (to make room or above the watermark)", "pages");
+    c.log_hits = &st.counter("log_hits", "senses redirected to a log page by the row decoder", "senses");
+    c.migrations = &st.counter("migrations", "pages moved between a register and a remote plane", "pages");
     c.bytes_sensed = &st.counter("bytes_sensed", "bytes sensed from the array", "B");
     c.bytes_programmed = &st.counter("bytes_programmed", "bytes programmed into the array", "B");
-    c.merges_requested = &st.counter("merges_requested", "full log blocks handed to the FTL for merging");
+    c.merges_requested = &st.counter("merges_requested", "full log blocks handed to the FTL for merging", "blocks");
     c.evictions_held_for_merge = &st.counter("evictions_held_for_merge",
-                                             "dirty pages whose program waited for their log group's merge to end");
+                                             "dirty pages whose program waited for their log group's merge to end", "pages");
     c.forwarded_requests = &st.counter("forwarded_requests",
-                                       "demand requests to a block a merge retired, sent to the block's new home");
-    c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data");
-    c.demand_senses = &st.counter("demand_senses", "senses for demand reads (not for writes or merges)");
+                                       "demand requests to a block a merge retired, sent to the block's new home", "requests");
+    c.reads_of_erased_pages = &st.counter("reads_of_erased_pages", "senses of pages holding no data", "senses");
+    c.demand_senses = &st.counter("demand_senses", "senses for demand reads (not for writes or merges)", "senses");
     c.read_reaccesses =
-        &st.counter("read_reaccesses", "demand-read senses of a data page a demand read sensed before (Fig. 5b, 12)");
+        &st.counter("read_reaccesses", "demand-read senses of a data page a demand read sensed before (Fig. 5b, 12)", "senses");
     c.merge_senses = &st.counter("merge_senses",
-                                 "senses of a page's old copy before a partly written register is programmed");
+                                 "senses of a page's old copy before a partly written register is programmed", "senses");
     c.background_programs = &st.counter("background_programs",
-                                        "dirty registers programmed because their group exceeded dirty_watermark");
+                                        "dirty registers programmed because their group exceeded dirty_watermark", "pages");
     c.thrashing_episodes =
-        &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on");
+        &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on", "episodes");
     c.thrashing_rewrites =
-        &st.counter("thrashing_rewrites", "register write misses to a page the registers had recently evicted");
+        &st.counter("thrashing_rewrites", "register write misses to a page the registers had recently evicted", "writes");
     st.formula("write_redundancy",
-               "(register programs + pages still dirty in registers) / distinct pages written (Fig. 12)", "",
+               "(register programs + pages still dirty in registers) / distinct pages written (Fig. 12)", "ratio",
                [this] { return write_redundancy(); });
-    st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "",
+    st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "ratio",
                [this] {
                    const FlashCounters& k = shared_.c;
                    const double hits =
@@ -98,24 +98,24 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                    const double all = hits + static_cast<double>(k.register_misses->get());
                    return all > 0 ? hits / all : 0.0;
                });
-    st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "",
+    st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "senses/page",
                [this] {
         return shared_.senses_per_page.empty() ? 0.0
                                                : static_cast<double>(shared_.c.demand_senses->get()) /
                                                      static_cast<double>(shared_.senses_per_page.size());
     });
-    st.formula("thrashing_packages", "packages asking the L2 to hold their dirty pages (at the end)", "",
+    st.formula("thrashing_packages", "packages asking the L2 to hold their dirty pages (at the end)", "packages",
                [this] { return static_cast<double>(shared_.thrashing_packages); });
     if (spec.thrashing.enabled)
         sim.stats().add_series_column(st.full("thrashing_packages"),
                                       [this] { return static_cast<double>(shared_.thrashing_packages); });
-    st.formula("distinct_pages_programmed", "distinct pages programmed from a register", "",
+    st.formula("distinct_pages_programmed", "distinct pages programmed from a register", "pages",
                [this] { return static_cast<double>(shared_.programs_per_page.size()); });
-    st.formula("touched_blocks", "blocks with program/erase state (sparse table size)", "",
+    st.formula("touched_blocks", "blocks with program/erase state (sparse table size)", "blocks",
                [this] { return static_cast<double>(shared_.blocks.touched_blocks()); });
-    st.formula("max_erase_count", "largest P/E count of any block", "",
+    st.formula("max_erase_count", "largest P/E count of any block", "erases",
                [this] { return static_cast<double>(shared_.blocks.max_erase_count()); });
-    st.formula("worn_blocks", "blocks erased more often than their endurance", "",
+    st.formula("worn_blocks", "blocks erased more often than their endurance", "blocks",
                [this] { return static_cast<double>(shared_.blocks.worn_blocks()); });
 
     FlashNetworkLayout layout;

@@ -18,12 +18,12 @@ FlashController::FlashController(Simulator& sim, std::string name, const ClockDo
       planes_(static_cast<size_t>(shared.spec.geometry.packages_per_channel()) *
               shared.spec.geometry.planes_per_package()),
       decode_(sim, [this](uint32_t& id) { decoded(id); }, "flash-controller"),
-      reads_(stats().counter("reads", "demand reads answered")),
-      writes_(stats().counter("writes", "demand writes answered")),
-      refusals_(stats().counter("refusals", "requests refused because their queue was full")),
-      write_refusals_(stats().counter("write_refusals", "writes refused because the write queue was full")),
+      reads_(stats().counter("reads", "demand reads answered", "requests")),
+      writes_(stats().counter("writes", "demand writes answered", "requests")),
+      refusals_(stats().counter("refusals", "requests refused because their queue was full", "requests")),
+      write_refusals_(stats().counter("write_refusals", "writes refused because the write queue was full", "requests")),
       combined_writes_(stats().counter("combined_writes",
-                                       "writes sent in the command sequence of an earlier write to their page")),
+                                       "writes sent in the command sequence of an earlier write to their page", "requests")),
       read_latency_(stats().average("read_latency", "demand read latency from arrival to answer", "ns")),
       write_latency_(stats().average("write_latency", "demand write latency from arrival to answer (posted)", "ns")) {}
 

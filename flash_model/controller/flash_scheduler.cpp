@@ -27,9 +27,9 @@ public:
 
 void register_flash_schedulers() {
     auto& slot = flash_scheduler_slot();
-    slot.add({"", "fifo", "commands of a plane issued in arrival order", {}, {}, {}},
+    slot.add({"", "fifo", "commands of a plane issued in arrival order", {}, {}},
              [](const Params&) { return std::make_unique<FifoScheduler>(); });
-    slot.add({"", "read_priority", "the oldest waiting read of a plane first, then writes in order", {}, {}, {}},
+    slot.add({"", "read_priority", "the oldest waiting read of a plane first, then writes in order", {}, {}},
              [](const Params&) { return std::make_unique<ReadPriorityScheduler>(); });
 }
 

@@ -16,16 +16,6 @@ ComponentSchema ZngFlashBackend::schema() {
     logs.min = 1;
     s.params.push_back(logs);
     s.ports = {"port[i]: one response port per L2 bank"};
-    s.stats = {"senses, programs, erases: array operations", "register_read_hits, register_write_hits, "
-               "register_misses, evictions: flash-register behaviour",
-               "write_redundancy: (programs + pages still dirty in registers) / distinct pages written",
-               "register_hit_rate: register hits / demand accesses",
-               "read_reaccesses, read_reaccesses_per_page: demand-read senses of data pages a demand read sensed before",
-               "merge_senses, background_programs: registers as a write cache",
-               "controller<i>.write_refusals / combined_writes: the posted-write queue",
-               "thrashing_episodes, thrashing_rewrites, thrashing_packages (series): register thrashing checker",
-               "controller<i>.read_latency / write_latency (ns)",
-               "network.*: flash-network traffic and latency"};
     return s;
 }
 

@@ -33,18 +33,16 @@ ComponentSchema MeshNetwork::schema() {
              u("cols", "0", "router columns (0: ceil(sqrt(packages)))", 0, 1024), clock, width, header, maxp,
              u("router_latency", "2", "cycles a head spends in a router before leaving on a link", 0, 1000),
              u("buffer_flits", "0", "flits of buffer per router input (0: two largest packets)", 0, 1 << 20)},
-            {},
-            {"messages: messages delivered", "packets: packets delivered", "flits: flits delivered",
-             "bytes: payload bytes delivered", "latency: message latency from send to delivery (ns)"}};
+            {}};
 }
 
 MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout, const Params& p)
     : OwnedClock(ClockDomain(name + ".clock", p.frequency("clock"))),
       Component(sim, name, own_clock),
       events_(sim, [this](Ev& e) { on_event(e); }, "mesh"),
-      messages_(stats().counter("messages", "messages delivered")),
-      packets_(stats().counter("packets", "packets delivered")),
-      flits_(stats().counter("flits", "flits delivered")),
+      messages_(stats().counter("messages", "messages delivered", "messages")),
+      packets_(stats().counter("packets", "packets delivered", "packets")),
+      flits_(stats().counter("flits", "flits delivered", "flits")),
       bytes_(stats().counter("bytes", "payload bytes delivered", "B")),
       latency_(stats().average("latency", "message latency from send to delivery", "ns")) {
     uint32_t packages = static_cast<uint32_t>(layout.package_channel.size());

@@ -19,9 +19,7 @@ ComponentSchema OnfiChannelNetwork::schema() {
             "onfi_bus",
             "Bus-based ONFI flash channels: one shared bus per channel between its controller and packages.",
             {rate, width, cmd},
-            {},
-            {"messages: messages delivered", "bytes: payload bytes delivered",
-             "busy_ps: total bus-busy time over all channels (ps)"}};
+            {}};
 }
 
 OnfiChannelNetwork::OnfiChannelNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout,
@@ -32,7 +30,7 @@ OnfiChannelNetwork::OnfiChannelNetwork(Simulator& sim, const std::string& name, 
       width_(static_cast<uint32_t>(p.size("width"))),
       command_bytes_(static_cast<uint32_t>(p.size("command_bytes"))),
       done_(sim, [this](Done& d) { finish(d); }, "onfi-bus"),
-      messages_(stats().counter("messages", "messages delivered")),
+      messages_(stats().counter("messages", "messages delivered", "messages")),
       bytes_(stats().counter("bytes", "payload bytes delivered", "B")),
       busy_ps_(stats().counter("busy_ps", "total bus-busy time over all channels", "ps")) {
     endpoints_.assign(layout.endpoints(), nullptr);

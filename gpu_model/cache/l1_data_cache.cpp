@@ -26,11 +26,7 @@ const ComponentSchema& L1Config::schema() {
                              "write_through: no allocate on store miss (Fermi global stores); write_back: "
                              "allocate (fetch on write) and write dirty victims back"),
             },
-        .ports = {"out: requests to the crossbar"},
-        .stats = {"hits, misses: load lookups", "merges: misses merged into an MSHR in flight",
-                  "reservation_fails: accesses refused (MSHR or miss queue full)",
-                  "stores, store_hits, atomics: other accesses", "writebacks: dirty lines written back",
-                  "mshr_occupancy: time-weighted MSHR entries in use"}};
+        .ports = {"out: requests to the crossbar"}};
     return s;
 }
 
@@ -61,14 +57,14 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
       lookup_(sim, [this](MemRequest*& r) { after_lookup(r); }, "l1d-lookup"),
       outbound_(cfg.miss_queue + cfg.mshr_entries),
-      hits_(stats().counter("hits", "load hits")),
-      misses_(stats().counter("misses", "misses that fetched a line")),
-      merges_(stats().counter("merges", "misses merged into an MSHR already fetching the line")),
-      reservation_fails_(stats().counter("reservation_fails", "accesses refused: MSHR or miss queue full")),
-      writebacks_(stats().counter("writebacks", "dirty lines written back to the L2")),
-      store_hits_(stats().counter("store_hits", "stores that found their line")),
-      stores_(stats().counter("stores", "store accesses")),
-      atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)")),
+      hits_(stats().counter("hits", "load hits", "accesses")),
+      misses_(stats().counter("misses", "misses that fetched a line", "accesses")),
+      merges_(stats().counter("merges", "misses merged into an MSHR already fetching the line", "accesses")),
+      reservation_fails_(stats().counter("reservation_fails", "accesses refused: MSHR or miss queue full", "accesses")),
+      writebacks_(stats().counter("writebacks", "dirty lines written back to the L2", "lines")),
+      store_hits_(stats().counter("store_hits", "stores that found their line", "accesses")),
+      stores_(stats().counter("stores", "store accesses", "accesses")),
+      atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)", "accesses")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
       mshr_occupancy_(mshr_avg_),
       valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0) {}

@@ -17,13 +17,14 @@ std::function<double()> add_sum_formula(StatGroup g, const std::string& name, co
         for (const Stat* s : parts) v += s->value();
         return v;
     };
-    g.formula(name, desc, "", f);
+    // A total is counted in what its parts count.
+    g.formula(name, desc, parts.empty() ? std::string("count") : parts.front()->unit(), f);
     return f;
 }
 
 void add_ratio_formula(StatGroup g, const std::string& name, const std::string& desc,
                        std::function<double()> num, std::vector<std::function<double()>> rest) {
-    g.formula(name, desc, "", [num, rest] {
+    g.formula(name, desc, "ratio", [num, rest] {
         double n = num();
         double d = n;
         for (const auto& f : rest) d += f();

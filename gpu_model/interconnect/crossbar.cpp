@@ -16,11 +16,7 @@ const ComponentSchema& CrossbarConfig::schema() {
                 uint_param("queue_depth", "8", "request packets buffered per L2-bank output", 1, 1 << 16),
                 uint_param("header_bytes", "8", "bytes of address/command in every packet", 0, 1024),
             },
-        .ports = {"sm<i>: from each SM's L1", "bank<b>: to each L2 bank"},
-        .stats = {"request_bytes, response_bytes: bytes carried per direction",
-                  "request_bandwidth, response_bandwidth: GB/s over the run",
-                  "refusals: SM packets refused (output full)",
-                  "queue_delay: time from entering the crossbar to delivery (ns)"}};
+        .ports = {"sm<i>: from each SM's L1", "bank<b>: to each L2 bank"}};
     return s;
 }
 
@@ -40,8 +36,8 @@ Crossbar::Crossbar(Simulator& sim, std::string name, const ClockDomain& clock, c
       route_(std::move(route)),
       request_bytes_(stats().counter("request_bytes", "bytes carried SM -> L2", "B")),
       response_bytes_(stats().counter("response_bytes", "bytes carried L2 -> SM", "B")),
-      requests_(stats().counter("requests", "request packets")),
-      refusals_(stats().counter("refusals", "request packets refused: output queue full")),
+      requests_(stats().counter("requests", "request packets", "packets")),
+      refusals_(stats().counter("refusals", "request packets refused: output queue full", "packets")),
       queue_delay_(stats().average("queue_delay", "time from entering the crossbar to delivery", "ns")) {
     if (sources > WarpMask::kMaxWarps) throw SimError(this->name() + ": too many sources");
     sources_.reserve(sources);

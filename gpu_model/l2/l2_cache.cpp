@@ -34,11 +34,11 @@ L2Cache::L2Cache(Simulator& sim, const std::string& name, const ClockDomain& clo
     add_ratio_formula(g, "hit_rate", "read hits / read lookups", hits, {misses, merges});
     add_sum_formula(g, "writebacks", "dirty lines written back to memory, all banks", banks, "writebacks");
     add_sum_formula(g, "evictions", "valid lines replaced, all banks", banks, "evictions");
-    flushes_ = &g.counter("flushes", "application flushes requested (before a merge)");
-    flushed_lines_ = &g.counter("flushed_lines", "dirty lines written back by application flushes");
-    unit_merges_ = &g.counter("unit_merges", "demand misses that waited on a unit fetch in flight, all banks");
+    flushes_ = &g.counter("flushes", "application flushes requested (before a merge)", "flushes");
+    flushed_lines_ = &g.counter("flushed_lines", "dirty lines written back by application flushes", "lines");
+    unit_merges_ = &g.counter("unit_merges", "demand misses that waited on a unit fetch in flight, all banks", "misses");
     flush_invalidations_ =
-        &g.counter("flush_invalidations", "lines invalidated by application flushes, clean or dirty");
+        &g.counter("flush_invalidations", "lines invalidated by application flushes, clean or dirty", "lines");
 }
 
 void L2Cache::flush_app(uint16_t app) {

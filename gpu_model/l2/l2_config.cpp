@@ -36,12 +36,7 @@ const ComponentSchema& L2Config::schema() {
                            1 << 16),
                 section_param("policy", "L2 policy / prefetcher hook (slot l2_policy; type none by default)"),
             },
-        .ports = {"bank<b>.mem: to the memory back end, one per bank"},
-        .stats = {"bank<b>.hits, misses, merges: read lookups", "bank<b>.write_hits, write_misses, atomics",
-                  "bank<b>.evictions, writebacks: replaced lines, dirty ones written to memory",
-                  "bank<b>.prefetches, prefetch_drops: policy-issued fills",
-                  "bank<b>.mshr_occupancy: time-weighted MSHR entries in use",
-                  "hits, misses, hit_rate: totals over the banks"}};
+        .ports = {"bank<b>.mem: to the memory back end, one per bank"}};
     return s;
 }
 

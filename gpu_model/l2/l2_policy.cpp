@@ -19,8 +19,7 @@ void register_l2_policies() {
                           .name = "none",
                           .description = "no prefetch, no bypass, no pinning: a plain write-back cache",
                           .params = {},
-                          .ports = {},
-                          .stats = {}},
+                          .ports = {}},
                          [](const Params&, Simulator&, const L2PolicyContext&) {
                              return std::make_unique<NoL2Policy>();
                          });

@@ -42,10 +42,7 @@ const ComponentSchema& SmConfig::schema() {
                             "owns one such frame; a Local access outside it is a trace error",
                             128, static_cast<double>(uint64_t{1} << 34)),
             },
-        .ports = {},
-        .stats = {"instructions: warp instructions issued", "loads, stores, atomics: global/local memory instructions",
-                  "shared, constant: on-chip memory instructions", "barriers: barrier instructions",
-                  "ldst_full_stalls: issue attempts refused because the LD/ST queue was full"}};
+        .ports = {}};
     return s;
 }
 

@@ -29,14 +29,14 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
       ldst_(cfg.ldst_queue),
       l1_wait_(64),
       tlb_pipe_(sim, [this](MemRequest*& r) { to_l1(r); }, "sm-tlb"),
-      instructions_(stats().counter("instructions", "warp instructions issued")),
-      loads_(stats().counter("loads", "global/local load instructions")),
-      stores_(stats().counter("stores", "global/local store instructions")),
-      atomics_(stats().counter("atomics", "atomic instructions")),
-      shared_(stats().counter("shared", "shared-memory instructions")),
-      constant_(stats().counter("constant", "constant-memory instructions")),
-      barriers_(stats().counter("barriers", "barrier instructions")),
-      ldst_full_(stats().counter("ldst_full_stalls", "scheduler cycles with a ready warp held back: LD/ST queue full")) {
+      instructions_(stats().counter("instructions", "warp instructions issued", "instructions")),
+      loads_(stats().counter("loads", "global/local load instructions", "instructions")),
+      stores_(stats().counter("stores", "global/local store instructions", "instructions")),
+      atomics_(stats().counter("atomics", "atomic instructions", "instructions")),
+      shared_(stats().counter("shared", "shared-memory instructions", "instructions")),
+      constant_(stats().counter("constant", "constant-memory instructions", "instructions")),
+      barriers_(stats().counter("barriers", "barrier instructions", "instructions")),
+      ldst_full_(stats().counter("ldst_full_stalls", "scheduler cycles with a ready warp held back: LD/ST queue full", "cycles")) {
     if (mmu.page_shift() < static_cast<uint32_t>(std::countr_zero(l1.line)))
         throw SimError(this->name() + ": pages must not be smaller than L1 lines");
     if (local_.region_end() > trace::kLocalRegionBytes)

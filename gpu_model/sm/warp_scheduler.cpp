@@ -29,15 +29,13 @@ void register_warp_schedulers() {
               .name = "gto",
               .description = "greedy-then-oldest: the last warp keeps issuing while it can, then the oldest ready warp",
               .params = {},
-              .ports = {},
-              .stats = {}},
+              .ports = {}},
              [](const Params&, const SchedulerContext& c) { return std::make_unique<GtoScheduler>(c.max_warps); });
     slot.add({.slot = "",
               .name = "lrr",
               .description = "loose round-robin: the first ready warp after the one that issued last",
               .params = {},
-              .ports = {},
-              .stats = {}},
+              .ports = {}},
              [](const Params&, const SchedulerContext&) { return std::make_unique<LrrScheduler>(); });
 }
 

@@ -28,8 +28,7 @@ const ComponentSchema& FirstTouchTranslator::schema() {
                 typed_param("capacity", ParamType::Size, "0B",
                             "physical memory that frames come from; 0 = unlimited. Exhausting it is an error"),
             },
-        .ports = {},
-        .stats = {}};
+        .ports = {}};
     return s;
 }
 

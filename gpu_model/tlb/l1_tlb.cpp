@@ -17,9 +17,7 @@ const ComponentSchema& L1TlbConfig::schema() {
                 uint_param("mshr_entries", "16", "distinct pages being translated at once", 1, 4096),
                 uint_param("mshr_merge", "64", "accesses waiting on one page's translation", 1, 4096),
             },
-        .ports = {},
-        .stats = {"hits, misses: lookups", "merges: misses to a page already being translated",
-                  "stalls: lookups refused for lack of a miss register"}};
+        .ports = {}};
     return s;
 }
 
@@ -42,10 +40,10 @@ L1Tlb::L1Tlb(const L1TlbConfig& cfg, Mmu& mmu, uint32_t client_id, TlbClient& ow
       shift_(mmu.page_shift()),
       tags_(cfg.entries / cfg.ways, cfg.ways),
       mshr_(cfg.mshr_entries, cfg.mshr_merge),
-      hits_(g.counter("hits", "L1 TLB hits")),
-      misses_(g.counter("misses", "L1 TLB misses sent to the MMU")),
-      merges_(g.counter("merges", "L1 TLB misses merged with a translation in flight")),
-      stalls_(g.counter("stalls", "L1 TLB lookups refused for lack of a miss register")) {
+      hits_(g.counter("hits", "L1 TLB hits", "lookups")),
+      misses_(g.counter("misses", "L1 TLB misses sent to the MMU", "lookups")),
+      merges_(g.counter("merges", "L1 TLB misses merged with a translation in flight", "lookups")),
+      stalls_(g.counter("stalls", "L1 TLB lookups refused for lack of a miss register", "lookups")) {
     mmu.attach(client_id, *this);
 }
 

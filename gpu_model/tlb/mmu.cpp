@@ -26,12 +26,7 @@ const ComponentSchema& MmuConfig::schema() {
                 uint_param("walk_cache_ways", "4", "associativity of the page walk cache", 1, 64),
                 uint_param("walk_cache_latency", "1", "page walk cache lookup latency, GPU cycles", 0, 100000),
             },
-        .ports = {},
-        .stats = {"l2_tlb_hits, l2_tlb_misses: L2 TLB lookups", "walks: page walks started",
-                  "walk_merges: L2 TLB misses that joined a walk in progress",
-                  "walk_cache_hits: walks that skipped levels thanks to the walk cache",
-                  "walk_levels: page-table levels read", "faults: walks that needed the translator's fault path",
-                  "walk_latency: from walk request to translation (ns)"}};
+        .ports = {}};
     return s;
 }
 
@@ -67,13 +62,13 @@ Mmu::Mmu(Simulator& sim, std::string name, const ClockDomain& clock, const MmuCo
       walk_queue_(64),
       lookups_(sim, [this](Lookup& l) { l2_tlb_lookup(l); }, "mmu-l2-tlb"),
       walking_(sim, [this](uint32_t& w) { walk_finished(w); }, "mmu-walk"),
-      l2_hits_(stats().counter("l2_tlb_hits", "L2 TLB hits")),
-      l2_misses_(stats().counter("l2_tlb_misses", "L2 TLB misses")),
-      walks_started_(stats().counter("walks", "page walks started")),
-      walk_merges_(stats().counter("walk_merges", "L2 TLB misses merged into a walk of the same page")),
-      walk_cache_hits_(stats().counter("walk_cache_hits", "walks that found an upper level in the walk cache")),
-      walk_levels_(stats().counter("walk_levels", "page-table levels read by walks")),
-      faults_(stats().counter("faults", "walks that needed the translator's fault path")),
+      l2_hits_(stats().counter("l2_tlb_hits", "L2 TLB hits", "lookups")),
+      l2_misses_(stats().counter("l2_tlb_misses", "L2 TLB misses", "lookups")),
+      walks_started_(stats().counter("walks", "page walks started", "walks")),
+      walk_merges_(stats().counter("walk_merges", "L2 TLB misses merged into a walk of the same page", "misses")),
+      walk_cache_hits_(stats().counter("walk_cache_hits", "walks that found an upper level in the walk cache", "walks")),
+      walk_levels_(stats().counter("walk_levels", "page-table levels read by walks", "levels")),
+      faults_(stats().counter("faults", "walks that needed the translator's fault path", "walks")),
       walk_latency_(stats().average("walk_latency", "time from a walk's request to its translation", "ns")) {
     uint64_t ps = translator.page_size();
     if (!std::has_single_bit(ps) || ps < 4096)
@@ -82,7 +77,7 @@ Mmu::Mmu(Simulator& sim, std::string name, const ClockDomain& clock, const MmuCo
     if (clients > WarpMask::kMaxWarps)
         throw SimError(this->name() + ": at most " + std::to_string(WarpMask::kMaxWarps) + " SMs are supported");
     StatGroup g = stats();
-    g.formula("l2_tlb_hit_rate", "L2 TLB hits / lookups", "", [this] {
+    g.formula("l2_tlb_hit_rate", "L2 TLB hits / lookups", "ratio", [this] {
         double n = static_cast<double>(l2_hits_.get() + l2_misses_.get());
         return n > 0 ? static_cast<double>(l2_hits_.get()) / n : 0.0;
     });

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
-#include "mmu_ftl/common/schema_params.hpp"
-#include "sim/mem/address_translator.hpp"
 
 namespace zng::ftl {
+namespace {
+const Param<param_kind::Section> kDram{
+    "dram", "", "the GPU memory itself (a memory back end: type gddr5 | optane | fixed_latency ...; default gddr5)"};
+}  // namespace
 
 namespace {
 
@@ -26,11 +28,8 @@ const ComponentSchema& HeteroGpuMemory::schema() {
         c.description =
             "Hetero's GPU memory: the memory in `dram:` (GDDR5 by default), with every access reported to the "
             "hetero_host translator (LRU order, dirty pages written back to the host SSD on eviction).";
-        c.params = {ftl_schema::section("dram", "the GPU memory itself (a memory back end: type gddr5 | optane | "
-                                                "fixed_latency ...; default gddr5)")};
+        c.params = {kDram};
         c.ports = {"port<i>: one response port per L2 bank, forwarded to the inner memory's port<i>"};
-        c.stats = {"reported_reads, reported_writes: accesses reported to the translator",
-                   "dram.*: the inner memory's statistics"};
         return c;
     }();
     return s;
@@ -38,15 +37,15 @@ const ComponentSchema& HeteroGpuMemory::schema() {
 
 HeteroGpuMemory::HeteroGpuMemory(Simulator& sim, const Params& p, const BackendContext& ctx)
     : host_(host_translator(p, ctx)),
-      inner_(memory_backend_slot().create(p.section("dram"), p.path() + ".dram", "gddr5", sim, ctx)),
-      reads_(sim.stats().counter(p.path() + ".reported_reads", "GPU-memory reads reported to the translator")),
+      inner_(memory_backend_slot().create(p[kDram], p.path() + "." + kDram.key(), "gddr5", sim, ctx)),
+      reads_(sim.stats().counter(p.path() + ".reported_reads", "GPU-memory reads reported to the translator", "requests")),
       writes_(sim.stats().counter(p.path() + ".reported_writes",
-                                  "GPU-memory writes and atomics reported to the translator (pages turn dirty)")) {
+                                  "GPU-memory writes and atomics reported to the translator (pages turn dirty)", "requests")) {
     if (inner_->capacity_bytes() < host_.gpu_memory_bytes())
-        p.fail("dram", fmt::format("the GPU memory serves {} B but translation.gpu_memory places pages in {} B",
+        p.fail(kDram.key(), fmt::format("the GPU memory serves {} B but translation.gpu_memory places pages in {} B",
                                    inner_->capacity_bytes(), host_.gpu_memory_bytes()));
     if (inner_->num_ports() != ctx.ports)
-        p.fail("dram", fmt::format("the inner memory has {} ports for {} L2 banks", inner_->num_ports(), ctx.ports));
+        p.fail(kDram.key(), fmt::format("the inner memory has {} ports for {} L2 banks", inner_->num_ports(), ctx.ports));
     for (uint32_t i = 0; i < ctx.ports; ++i) {
         from_l2_.push_back(std::make_unique<ResponsePort>(*this, fmt::format("{}.port{}", p.path(), i)));
         from_l2_.back()->index = i;

@@ -4,34 +4,37 @@
 
 #include <algorithm>
 
-#include "mmu_ftl/common/schema_params.hpp"
-
 namespace zng::ftl {
+namespace {
+using namespace param_kind;
+const auto kPageSize =
+    Param<Size>("page_size", "4KiB",
+                "migration granule (a power of two, a multiple of the SSD's flash page; assumption)")
+        .min(4096);
+const auto kGpuMemory =
+    Param<Size>("gpu_memory", "1536MiB", "GPU memory for resident pages (GTX 580: 1.5 GB)").min(4096);
+const Param<Time> kInterruptLatency{"interrupt_latency", "2us", "GPU fault to host interrupt delivery (assumption)"};
+const Param<Time> kHostHandling{"host_handling", "20us",
+                                "host fault handling per batch: driver, page-table and user/kernel switches "
+                                "(assumption, the order measured for GPU unified memory faults)"};
+const auto kFaultBatchSize =
+    Param<UInt32>("fault_batch_size", "32", "faults the host handles per interrupt").range(1, 4096);
+const Param<Time> kFaultBatchWindow{"fault_batch_window", "2us",
+                                   "time a fault waits for others to join its batch (0: handle at once)"};
+const Param<Section> kSsd{"ssd", "", "the host NVMe SSD (Z-SSD or TLC SSD; see configs/fragments)"};
+const PcieLinkParams kPcie("pcie_", "the GPU's host link", 16, "8GT/s", "1us");
+}  // namespace
 
 const ComponentSchema& HeteroHostTranslator::schema() {
     static const ComponentSchema s = [] {
-        using namespace ftl_schema;
         ComponentSchema c;
         c.name = "hetero_host";
         c.description =
             "Hetero: GPU virtual memory over a host NVMe SSD. Page faults interrupt the host, which reads the page "
             "from the SSD and copies it over PCIe into GPU memory; LRU eviction with write-back of dirty pages.";
-        c.params = {
-            param("page_size", ParamType::Size, "4KiB",
-                  "migration granule (a power of two, a multiple of the SSD's flash page; assumption)", 4096),
-            param("gpu_memory", ParamType::Size, "1536MiB", "GPU memory for resident pages (GTX 580: 1.5 GB)", 4096),
-            param("interrupt_latency", ParamType::Time, "2us", "GPU fault to host interrupt delivery (assumption)"),
-            param("host_handling", ParamType::Time, "20us",
-                  "host fault handling per batch: driver, page-table and user/kernel switches (assumption, the "
-                  "order measured for GPU unified memory faults)"),
-            param("fault_batch_size", ParamType::UInt, "32", "faults the host handles per interrupt", 1, 4096),
-            param("fault_batch_window", ParamType::Time, "2us",
-                  "time a fault waits for others to join its batch (0: handle at once)"),
-            section("ssd", "the host NVMe SSD (Z-SSD or TLC SSD; see configs/fragments)"),
-        };
-        for (ParamSpec& p : PcieLinkSpec::params("pcie_", "the GPU's host link", 16, "8GT/s", "1us"))
-            c.params.push_back(p);
-        c.stats = {"faults, batches, evictions, writebacks, fault_latency", "ssd.*: the NVMe SSD's controller"};
+        c.params = {kPageSize,       kGpuMemory,        kInterruptLatency, kHostHandling,
+                    kFaultBatchSize, kFaultBatchWindow, kSsd};
+        for (const ParamSpec& p : kPcie.specs()) c.params.push_back(p);
         return c;
     }();
     return s;
@@ -39,28 +42,28 @@ const ComponentSchema& HeteroHostTranslator::schema() {
 
 HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext&,
                                            flash::FlashOpExecutor* ssd_flash)
-    : sim_(sim), page_size_(p.size("page_size")), interrupt_(p.time("interrupt_latency")),
-      handling_(p.time("host_handling")), window_(p.time("fault_batch_window")),
-      batch_size_(p.u32("fault_batch_size")),
+    : sim_(sim), page_size_(p[kPageSize]), interrupt_(p[kInterruptLatency]),
+      handling_(p[kHostHandling]), window_(p[kFaultBatchWindow]),
+      batch_size_(p[kFaultBatchSize]),
       frames_([&] {
-          uint64_t f = p.size("gpu_memory") / p.size("page_size");
-          if (f == 0 || f >= LruPageCache::kNone) p.fail("gpu_memory", "must hold between 1 and 2^32-2 pages");
+          uint64_t f = p[kGpuMemory] / p[kPageSize];
+          if (f == 0 || f >= LruPageCache::kNone) p.fail(kGpuMemory.key(), "must hold between 1 and 2^32-2 pages");
           return f;
       }()),
       host_ready_(sim, [this](uint32_t& f) { ssd_read(f); }, "hetero-host"),
       copied_(sim, [this](uint32_t& f) { install(f); }, "hetero-copy"),
-      faults_(sim.stats().counter("translation.faults", "GPU page faults sent to the host")),
-      batches_(sim.stats().counter("translation.batches", "host interrupts (fault batches)")),
-      evictions_(sim.stats().counter("translation.evictions", "pages evicted from GPU memory")),
-      writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD")),
+      faults_(sim.stats().counter("translation.faults", "GPU page faults sent to the host", "faults")),
+      batches_(sim.stats().counter("translation.batches", "host interrupts (fault batches)", "interrupts")),
+      evictions_(sim.stats().counter("translation.evictions", "pages evicted from GPU memory", "pages")),
+      writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD", "pages")),
       fault_latency_(sim.stats().average("translation.fault_latency", "fault raised to page usable", "ns")) {
-    if (page_size_ & (page_size_ - 1)) p.fail("page_size", "must be a power of two");
-    PcieLinkSpec link = PcieLinkSpec::read(p, "pcie_");
+    if (page_size_ & (page_size_ - 1)) p.fail(kPageSize.key(), "must be a power of two");
+    PcieLinkSpec link = kPcie.read(p);
     h2d_.configure(link.bytes_per_second(), link.latency);
     d2h_.configure(link.bytes_per_second(), link.latency);
-    ssd_ = std::make_unique<NvmeSsd>(sim, p.section("ssd"), p.path() + ".ssd", "translation.ssd", ssd_flash);
+    ssd_ = std::make_unique<NvmeSsd>(sim, p[kSsd], p.path() + "." + kSsd.key(), "translation.ssd", ssd_flash);
     if (page_size_ % ssd_->page_size() != 0)
-        p.fail("page_size", fmt::format("{} B is not a multiple of the SSD's {} B flash page", page_size_,
+        p.fail(kPageSize.key(), fmt::format("{} B is not a multiple of the SSD's {} B flash page", page_size_,
                                         ssd_->page_size()));
 }
 

@@ -3,26 +3,27 @@
 #include <algorithm>
 
 #include "flash_model/flash_spec.hpp"
-#include "mmu_ftl/common/schema_params.hpp"
 
 namespace zng::ftl {
+namespace {
+using namespace param_kind;
+const Param<Time> kCommandLatency{"command_latency", "2us",
+                                  "NVMe submission: doorbell write, command fetch, completion interrupt (assumption)"};
+const Param<Section> kFlash{"flash", "", "the SSD's flash medium (same keys as the platform's `flash:` section)"};
+const Param<Section> kWearLeveling{"wear_leveling", "",
+                                   "free-block choice of the SSD's FTL (type: least_erased | fifo)"};
+const PcieLinkParams kLink("link_", "the SSD's host link", 4, "8GT/s", "1us");
+}  // namespace
 
 const ComponentSchema& NvmeSsd::schema() {
     static const ComponentSchema s = [] {
-        using namespace ftl_schema;
         ComponentSchema c;
         c.slot = "hetero_ssd";
         c.name = "nvme";
         c.description = "Host-attached NVMe SSD: NVMe command latency, firmware SSD controller, ONFI channels, "
                         "its own PCIe link to the host.";
-        c.params = {
-            param("command_latency", ParamType::Time, "2us",
-                  "NVMe submission: doorbell write, command fetch, completion interrupt (assumption)"),
-            section("flash", "the SSD's flash medium (same keys as the platform's `flash:` section)"),
-            section("wear_leveling", "free-block choice of the SSD's FTL (type: least_erased | fifo)"),
-        };
-        for (ParamSpec& p : PcieLinkSpec::params("link_", "the SSD's host link", 4, "8GT/s", "1us"))
-            c.params.push_back(p);
+        c.params = {kCommandLatency, kFlash, kWearLeveling};
+        for (const ParamSpec& p : kLink.specs()) c.params.push_back(p);
         for (ParamSpec& p : FirmwareSsdSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
         return c;
@@ -39,19 +40,19 @@ NvmeSsd::NvmeSsd(Simulator& sim, const ConfigNode* section, const std::string& p
           d();
       }, "nvme-finish") {
     Params p(section, schema(), path);
-    nvme_latency_ = p.time("command_latency");
-    PcieLinkSpec link = PcieLinkSpec::read(p, "link_");
+    nvme_latency_ = p[kCommandLatency];
+    PcieLinkSpec link = kLink.read(p);
     link_.configure(link.bytes_per_second(), link.latency);
     if (!flash) {
         flash::FlashBackboneSettings bs = flash::FlashBackboneSettings::read(p, stats_name + ".flash");
         bs.default_network = "onfi_bus";
         backbone_ = std::make_unique<flash::FlashBackbone>(
-            sim, flash::parse_flash_section(p.section("flash"), path + ".flash"), bs);
+            sim, flash::parse_flash_section(p[kFlash], path + "." + kFlash.key()), bs);
         flash = backbone_.get();
     }
     const flash::FlashGeometry& g = flash->geometry();
     page_size_ = g.page_size();
-    auto pool = wear_leveling_slot().create(p.section("wear_leveling"), path + ".wear_leveling", "least_erased",
+    auto pool = wear_leveling_slot().create(p[kWearLeveling], path + "." + kWearLeveling.key(), "least_erased",
                                             static_cast<uint32_t>(g.planes()), g.blocks_per_plane());
     ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), stats_name), FirmwareSsdSettings::read(p), *flash,
                                          std::move(pool), [this](const FirmwareSsd::Io& io) { piece_done(io); });

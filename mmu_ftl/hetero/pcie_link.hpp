@@ -18,10 +18,23 @@ struct PcieLinkSpec {
     Tick latency = 1 * kMicrosecond;
     double bytes_per_second() const { return static_cast<double>(lanes) * static_cast<double>(rate) * efficiency / 8.0; }
 
-    // Keys `<prefix>lanes`, `<prefix>rate`, `<prefix>encoding`, `<prefix>latency`.
-    static std::vector<ParamSpec> params(const std::string& prefix, const std::string& what, uint32_t lanes,
-                                         const std::string& rate, const std::string& latency);
-    static PcieLinkSpec read(const Params& p, const std::string& prefix);
+};
+
+// The parameters of one PCIe link in a component's schema, declared once: keys
+// `<prefix>lanes`, `<prefix>rate`, `<prefix>encoding`, `<prefix>latency`, with the
+// component's defaults; the schema takes specs(), the constructor read().
+class PcieLinkParams {
+public:
+    PcieLinkParams(const std::string& prefix, const std::string& what, uint32_t lanes, const std::string& rate,
+                   const std::string& latency);
+    std::vector<ParamSpec> specs() const { return {lanes_, rate_, encoding_, latency_}; }
+    PcieLinkSpec read(const Params& p) const;
+
+private:
+    Param<param_kind::UInt32> lanes_;
+    Param<param_kind::Rate> rate_;
+    Param<param_kind::Choice> encoding_;
+    Param<param_kind::Time> latency_;
 };
 
 }  // namespace zng::ftl

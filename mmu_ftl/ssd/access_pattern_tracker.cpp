@@ -2,45 +2,53 @@
 
 #include <string>
 
-#include "mmu_ftl/common/schema_params.hpp"
 
 namespace zng::ftl {
 
+namespace {
+using namespace param_kind;
+// Defaults: FlashGPU's public configuration (readprefetch.cfg) and cache layer.
+const Param<Bool> kEnabled{"read_prefetch", "true",
+                           "prefetch the pages after a read miss when the access pattern tracker sees a sequential "
+                           "stream (FlashGPU: EnableReadPrefetch = 1)"};
+const auto kTrackerEntries =
+    Param<UInt32>("prefetch_tracker_entries", "1024",
+                  "entries of the PC-indexed access pattern tracker (FlashGPU: 1,024, indexed by PC mod 1,024)")
+        .range(1, 1 << 20);
+const auto kRegionPages =
+    Param<UInt32>("prefetch_region_pages", "16",
+                  "logical pages of one super page; two reads are sequential when they fall in the same one "
+                  "(FlashGPU: 16 channels x 4 KiB, SuperblockSize = C)")
+        .range(1, 1 << 20);
+const auto kConfidenceMax =
+    Param<UInt32>("prefetch_confidence_max", "7",
+                  "saturation value of a history's sequential-read counter (FlashGPU: 3 bits, 0..7)")
+        .range(1, 1 << 20);
+const auto kConfidenceThreshold =
+    Param<UInt32>("prefetch_confidence_threshold", "4",
+                  "counter value from which a read prefetches (FlashGPU: counter > 3); at most "
+                  "prefetch_confidence_max")
+        .range(1, 1 << 20);
+const auto kPages =
+    Param<UInt32>("prefetch_pages", "16",
+                  "pages read on a prefetching miss, the demand page and those after it (FlashGPU: one super page, 16)")
+        .range(1, 1 << 16);
+}  // namespace
+
 std::vector<ParamSpec> ReadPrefetchSettings::params() {
-    using namespace ftl_schema;
-    // Defaults: FlashGPU's public configuration (readprefetch.cfg) and cache layer.
-    return {
-        param("read_prefetch", ParamType::Bool, "true",
-              "prefetch the pages after a read miss when the access pattern tracker sees a sequential stream "
-              "(FlashGPU: EnableReadPrefetch = 1)"),
-        param("prefetch_tracker_entries", ParamType::UInt, "1024",
-              "entries of the PC-indexed access pattern tracker (FlashGPU: 1,024, indexed by PC mod 1,024)", 1,
-              1 << 20),
-        param("prefetch_region_pages", ParamType::UInt, "16",
-              "logical pages of one super page; two reads are sequential when they fall in the same one (FlashGPU: "
-              "16 channels x 4 KiB, SuperblockSize = C)",
-              1, 1 << 20),
-        param("prefetch_confidence_max", ParamType::UInt, "7",
-              "saturation value of a history's sequential-read counter (FlashGPU: 3 bits, 0..7)", 1, 1 << 20),
-        param("prefetch_confidence_threshold", ParamType::UInt, "4",
-              "counter value from which a read prefetches (FlashGPU: counter > 3); at most prefetch_confidence_max",
-              1, 1 << 20),
-        param("prefetch_pages", ParamType::UInt, "16",
-              "pages read on a prefetching miss, the demand page and those after it (FlashGPU: one super page, 16)",
-              1, 1 << 16),
-    };
+    return {kEnabled, kTrackerEntries, kRegionPages, kConfidenceMax, kConfidenceThreshold, kPages};
 }
 
 ReadPrefetchSettings ReadPrefetchSettings::read(const Params& p) {
     ReadPrefetchSettings s;
-    s.enabled = p.flag("read_prefetch");
-    s.tracker_entries = p.u32("prefetch_tracker_entries");
-    s.region_pages = p.u32("prefetch_region_pages");
-    s.confidence_max = p.u32("prefetch_confidence_max");
-    s.confidence_threshold = p.u32("prefetch_confidence_threshold");
-    s.pages = p.u32("prefetch_pages");
+    s.enabled = p[kEnabled];
+    s.tracker_entries = p[kTrackerEntries];
+    s.region_pages = p[kRegionPages];
+    s.confidence_max = p[kConfidenceMax];
+    s.confidence_threshold = p[kConfidenceThreshold];
+    s.pages = p[kPages];
     if (s.confidence_threshold > s.confidence_max)
-        p.fail("prefetch_confidence_threshold", "is " + std::to_string(s.confidence_threshold) +
+        p.fail(kConfidenceThreshold.key(), "is " + std::to_string(s.confidence_threshold) +
                                                     ", above prefetch_confidence_max (" +
                                                     std::to_string(s.confidence_max) + "): no read would prefetch");
     return s;

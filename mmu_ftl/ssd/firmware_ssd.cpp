@@ -3,40 +3,52 @@
 #include <algorithm>
 #include <string>
 
-#include "mmu_ftl/common/schema_params.hpp"
 #include "sim/core/clock_domain.hpp"
 
 namespace zng::ftl {
 
+namespace {
+using namespace param_kind;
+const auto kCores =
+    Param<UInt32>("cores", "4", "embedded cores running the FTL firmware (paper: 2-5)").range(1, 64);
+const auto kCoreClock = Param<Frequency>("core_clock", "1GHz", "embedded core clock (assumption)").min(1);
+const auto kFirmwareCycles =
+    Param<UInt>("firmware_cycles", "100",
+                "core cycles of firmware per request (host interface + FTL + flash interface; assumption)")
+        .min(1);
+const auto kQueueDepth =
+    Param<UInt32>("core_queue_depth", "64", "requests that may wait for a core").range(0, 1 << 20);
+const auto kBufferSize =
+    Param<Size>("buffer_size", "512MiB", "DRAM buffer caching flash pages (assumption)").min(4096);
+const auto kBufferBusWidth =
+    Param<UInt32>("buffer_bus_width", "32", "DRAM buffer data bus width in bits").range(8, 1024);
+const auto kBufferDataRate =
+    Param<Rate>("buffer_data_rate", "2400MT/s", "DRAM buffer transfer rate (assumption: LPDDR4-2400 class)").min(1);
+const Param<Time> kBufferLatency{"buffer_latency", "50ns", "DRAM access latency beyond the transfer (assumption)"};
+const auto kOverprovisioning =
+    Param<Real>("overprovisioning", "0.07", "fraction of blocks outside the logical space").range(0.0, 0.9);
+const auto kGcThreshold =
+    Param<UInt32>("gc_threshold", "4", "free blocks per plane below which greedy GC runs").min(2);
+}  // namespace
+
 std::vector<ParamSpec> FirmwareSsdSettings::params() {
-    using namespace ftl_schema;
-    return {
-        param("cores", ParamType::UInt, "4", "embedded cores running the FTL firmware (paper: 2-5)", 1, 64),
-        param("core_clock", ParamType::Frequency, "1GHz", "embedded core clock (assumption)", 1),
-        param("firmware_cycles", ParamType::UInt, "100",
-              "core cycles of firmware per request (host interface + FTL + flash interface; assumption)", 1),
-        param("core_queue_depth", ParamType::UInt, "64", "requests that may wait for a core", 0, 1 << 20),
-        param("buffer_size", ParamType::Size, "512MiB", "DRAM buffer caching flash pages (assumption)", 4096),
-        param("buffer_bus_width", ParamType::UInt, "32", "DRAM buffer data bus width in bits", 8, 1024),
-        param("buffer_data_rate", ParamType::Rate, "2400MT/s",
-              "DRAM buffer transfer rate (assumption: LPDDR4-2400 class)", 1),
-        param("buffer_latency", ParamType::Time, "50ns", "DRAM access latency beyond the transfer (assumption)"),
-        param("overprovisioning", ParamType::Real, "0.07", "fraction of blocks outside the logical space", 0.0,
-              0.9),
-        param("gc_threshold", ParamType::UInt, "4", "free blocks per plane below which greedy GC runs", 2),
-    };
+    return {kCores,          kCoreClock,     kFirmwareCycles,   kQueueDepth,   kBufferSize,
+            kBufferBusWidth, kBufferDataRate, kBufferLatency, kOverprovisioning, kGcThreshold};
 }
+
+const std::string& FirmwareSsdSettings::buffer_size_key() { return kBufferSize.key(); }
+const std::string& FirmwareSsdSettings::gc_threshold_key() { return kGcThreshold.key(); }
 
 FirmwareSsdSettings FirmwareSsdSettings::read(const Params& p) {
     FirmwareSsdSettings s;
-    s.cores = p.u32("cores");
-    s.firmware_latency = ClockDomain("fw", p.frequency("core_clock")).cycles(p.u64("firmware_cycles"));
-    s.queue_depth = p.u32("core_queue_depth");
-    s.buffer_bytes = p.size("buffer_size");
-    s.dram_bandwidth = static_cast<double>(p.u32("buffer_bus_width")) / 8.0 * static_cast<double>(p.rate("buffer_data_rate"));
-    s.dram_latency = p.time("buffer_latency");
-    s.overprovisioning = p.real("overprovisioning");
-    s.gc_threshold = p.u32("gc_threshold");
+    s.cores = p[kCores];
+    s.firmware_latency = ClockDomain("fw", p[kCoreClock]).cycles(p[kFirmwareCycles]);
+    s.queue_depth = p[kQueueDepth];
+    s.buffer_bytes = p[kBufferSize];
+    s.dram_bandwidth = static_cast<double>(p[kBufferBusWidth]) / 8.0 * static_cast<double>(p[kBufferDataRate]);
+    s.dram_latency = p[kBufferLatency];
+    s.overprovisioning = p[kOverprovisioning];
+    s.gc_threshold = p[kGcThreshold];
     return s;
 }
 
@@ -57,13 +69,13 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       }, "ssd-complete"),
       fill_done_(sim, [this](uint32_t& slot) { filled(slot); }, "ssd-fill"),
       done_(std::move(done)),
-      requests_(stats.counter("requests", "requests served")),
-      hits_(stats.counter("buffer_hits", "reads served from the DRAM buffer")),
-      misses_(stats.counter("buffer_misses", "reads that needed a flash read")),
+      requests_(stats.counter("requests", "requests served", "requests")),
+      hits_(stats.counter("buffer_hits", "reads served from the DRAM buffer", "reads")),
+      misses_(stats.counter("buffer_misses", "reads that needed a flash read", "reads")),
       flash_reads_(stats.counter("flash_reads", "pages sensed (demand, read-modify-write, GC)", "pages")),
       flash_programs_(stats.counter("flash_programs", "pages programmed (write-backs and GC)", "pages")),
       flash_erases_(stats.counter("flash_erases", "blocks erased by GC", "blocks")),
-      prefetches_(stats.counter("prefetches", "read misses the access pattern tracker made prefetch")),
+      prefetches_(stats.counter("prefetches", "read misses the access pattern tracker made prefetch", "reads")),
       prefetch_reads_(stats.counter("prefetch_reads", "pages sensed by prefetches (part of flash_reads)", "pages")),
       prefetched_used_(stats.counter("prefetched_pages_used",
                                      "prefetched pages a later read asked for (in the buffer or still filling)",
@@ -72,11 +84,11 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
         if (on_room_) on_room_();
     });
     const PageFtl* f = &ftl_;
-    stats.formula("gc_runs", "greedy GC victims collected", "", [f] { return static_cast<double>(f->gc_runs()); });
+    stats.formula("gc_runs", "greedy GC victims collected", "blocks", [f] { return static_cast<double>(f->gc_runs()); });
     stats.formula("gc_pages_moved", "valid pages relocated by GC", "pages",
                   [f] { return static_cast<double>(f->gc_pages_moved()); });
     const ServerPool<Io>* c = &cores_;
-    stats.formula("core_utilisation", "busy core time / (cores x elapsed time)", "", [c, &sim] {
+    stats.formula("core_utilisation", "busy core time / (cores x elapsed time)", "ratio", [c, &sim] {
         return sim.now() ? static_cast<double>(c->busy_time()) / (static_cast<double>(sim.now()) * c->servers()) : 0.0;
     });
     stats.formula("core_wait_ns", "mean time a request waited for a core", "ns", [c] {

@@ -50,6 +50,9 @@ struct FirmwareSsdSettings {
     // The keys of a back end's schema that configure its SSD controller, and their reader
     // (read prefetch has its own keys, ReadPrefetchSettings::params()).
     static std::vector<ParamSpec> params();
+    // Keys checked against the flash geometry where it is known (the messages name them).
+    static const std::string& buffer_size_key();
+    static const std::string& gc_threshold_key();
     static FirmwareSsdSettings read(const Params& p);
 };
 

@@ -4,13 +4,19 @@
 
 #include "flash_model/flash_spec.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
-#include "mmu_ftl/common/schema_params.hpp"
 
 namespace zng::ftl {
+namespace {
+using namespace param_kind;
+const auto kDispatcherQueueDepth =
+    Param<UInt32>("dispatcher_queue_depth", "64", "requests the dispatcher queue holds").range(1, 1 << 20);
+const Param<Time> kDispatchLatency{"dispatch_latency", "2ns",
+                                   "time the dispatcher spends per request (one at a time; assumption)"};
+const Param<Section> kWearLeveling{"wear_leveling", "", "free-block choice of the FTL (type: least_erased | fifo)"};
+}  // namespace
 
 const ComponentSchema& HybridGpuBackend::schema() {
     static const ComponentSchema s = [] {
-        using namespace ftl_schema;
         ComponentSchema c;
         c.name = "hybridgpu";
         c.description =
@@ -18,18 +24,11 @@ const ComponentSchema& HybridGpuBackend::schema() {
             "FTL with over-provisioning and greedy GC, and FlashGPU's PC/warp access pattern tracker prefetching "
             "sequential reads) -> one DRAM buffer on a 32-bit bus -> ONFI bus channels "
             "-> the Z-NAND of the `flash:` section.";
-        c.params = {
-            param("dispatcher_queue_depth", ParamType::UInt, "64", "requests the dispatcher queue holds", 1, 1 << 20),
-            param("dispatch_latency", ParamType::Time, "2ns",
-                  "time the dispatcher spends per request (one at a time; assumption)"),
-            section("wear_leveling", "free-block choice of the FTL (type: least_erased | fifo)"),
-        };
+        c.params = {kDispatcherQueueDepth, kDispatchLatency, kWearLeveling};
         for (ParamSpec& p : FirmwareSsdSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : ReadPrefetchSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
         c.ports = {"port[i]: one per L2 bank"};
-        c.stats = {"memory.requests", "memory.ssd.*: cores, buffer hits/misses, flash reads/programs, GC",
-                   "memory.flash.*: the flash backbone"};
         return c;
     }();
     return s;
@@ -37,10 +36,10 @@ const ComponentSchema& HybridGpuBackend::schema() {
 
 HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const BackendContext& ctx,
                                    flash::FlashOpExecutor* flash)
-    : sim_(sim), refused_(ctx.ports, 0), queue_depth_(p.u32("dispatcher_queue_depth")), queue_(queue_depth_),
-      dispatch_latency_(p.time("dispatch_latency")),
-      requests_(sim.stats().counter("memory.requests", "requests received from the L2")),
-      refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full")) {
+    : sim_(sim), refused_(ctx.ports, 0), queue_depth_(p[kDispatcherQueueDepth]), queue_(queue_depth_),
+      dispatch_latency_(p[kDispatchLatency]),
+      requests_(sim.stats().counter("memory.requests", "requests received from the L2", "requests")),
+      refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full", "requests")) {
     for (uint32_t i = 0; i < ctx.ports; ++i) {
         ports_.push_back(std::make_unique<ResponsePort>(*this, "memory.port" + std::to_string(i)));
         ports_.back()->index = i;
@@ -52,18 +51,18 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
         flash = backbone_.get();
     }
     const flash::FlashGeometry& g = flash->geometry();
-    auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
+    auto pool = wear_leveling_slot().create(p[kWearLeveling], p.path() + "." + kWearLeveling.key(), "least_erased",
                                             static_cast<uint32_t>(g.planes()), g.blocks_per_plane());
     FirmwareSsdSettings settings = FirmwareSsdSettings::read(p);
     // Checked here, where the geometry is known, so the message names the key.
     const uint64_t buffer_slots = settings.buffer_bytes / g.page_size();
     if (buffer_slots > LruPageCache::kMaxSlots)
-        p.fail("buffer_size", fmt::format("{} B holds {} flash pages of {} B; the buffer indexes at most {}",
+        p.fail(FirmwareSsdSettings::buffer_size_key(), fmt::format("{} B holds {} flash pages of {} B; the buffer indexes at most {}",
                                           settings.buffer_bytes, buffer_slots, g.page_size(), LruPageCache::kMaxSlots));
     // Greedy GC needs the open block plus one to relocate into, so it must start before a
     // plane's last free block is taken.
     if (settings.gc_threshold >= g.blocks_per_plane())
-        p.fail("gc_threshold", fmt::format("{} free blocks must be fewer than the {} blocks of a plane "
+        p.fail(FirmwareSsdSettings::gc_threshold_key(), fmt::format("{} free blocks must be fewer than the {} blocks of a plane "
                                            "(flash.blocks_per_plane)",
                                            settings.gc_threshold, g.blocks_per_plane()));
     settings.prefetch = ReadPrefetchSettings::read(p);  // FlashGPU's access pattern tracker

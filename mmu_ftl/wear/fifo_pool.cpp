@@ -18,7 +18,7 @@ void FifoPool::give_back(uint32_t unit, uint32_t block, uint32_t) {
 const ComponentSchema& FifoPool::schema() {
     static const ComponentSchema s{"wear_leveling", "fifo",
                                    "No wear levelling: free blocks are reused in the order they were freed.",
-                                   {}, {}, {}};
+                                   {}, {}};
     return s;
 }
 

@@ -20,7 +20,7 @@ const ComponentSchema& LeastErasedPool::schema() {
     static const ComponentSchema s{
         "wear_leveling", "least_erased",
         "Dynamic wear levelling: a new block is the free block with the fewest erases (never-used blocks first).",
-        {}, {}, {}};
+        {}, {}};
     return s;
 }
 

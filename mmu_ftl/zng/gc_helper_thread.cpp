@@ -5,16 +5,18 @@
 
 namespace zng::ftl {
 
-GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats)
+GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps)
     : sim_(sim), tables_(tables), stats_(stats),
-      merges_(stats_.counter("merges", "log groups merged by the GPU helper thread")),
+      merges_(stats_.counter("merges", "log groups merged by the GPU helper thread", "merges")),
       pages_moved_(stats_.counter("pages_moved", "pages programmed into new data blocks by merges", "pages")),
       pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
       erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
       held_(stats_.counter("held_translations",
-                          "translations held: their data block was merging or a merge of their application ran")),
+                          "translations held: their data block was merging or a merge of their application ran", "translations")),
       merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
     register_wear_stats(stats_);
+    // Registered before the run, so that a platform's statistics can be listed without running it.
+    for (uint32_t a = 0; a < apps; ++a) app_blocked(static_cast<uint16_t>(a));
 }
 
 void GcHelperThread::register_wear_stats(StatGroup& g) {

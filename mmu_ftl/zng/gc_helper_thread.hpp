@@ -34,7 +34,9 @@ namespace zng::ftl {
 class GcHelperThread {
 public:
     using Flush = std::function<void(uint16_t app)>;
-    GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats);
+    // `apps`: co-running applications, whose blocked time is registered up front (0 when
+    // not known: then on an application's first merge).
+    GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps = 0);
 
     void set_shootdown(const AddressTranslator::Shootdown* s) { shootdown_ = s; }
     void set_flush(Flush f) { flush_ = std::move(f); }

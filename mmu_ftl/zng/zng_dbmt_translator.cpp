@@ -1,7 +1,5 @@
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 
-#include "mmu_ftl/common/schema_params.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
@@ -11,6 +9,37 @@
 namespace zng::ftl {
 
 namespace {
+
+using namespace param_kind;
+const auto kDataBlockSpan =
+    Param<Choice>("data_block_span", "package",
+                  "planes one data block spans (same block number in each): plane, die (its planes) or package "
+                  "(all its planes; gives the paper's ~80 KB DBMT per TB)")
+        .choices({"plane", "die", "package"});
+// Paper IV-C: "SSD controller redirects the requests of different applications to
+// access different flash planes, which can help reduce write amplification".
+const auto kPlacement =
+    Param<Choice>("placement", "app_planes",
+                  "where co-running applications' pages go: shared (every application over all planes) or "
+                  "app_planes (the planes of every die split evenly among the applications, so each still spans "
+                  "every channel, package and die; one application keeps all planes)")
+        .choices({"shared", "app_planes"});
+const auto kLogGroupSize =
+    Param<UInt32>("log_group_size", "8",
+                  "data blocks sharing one physical log block (assumption: the paper leaves it open)")
+        .range(1, 1024);
+const auto kOverprovisioning =
+    Param<Real>("overprovisioning", "0.12",
+                "fraction of each unit's blocks kept out of the address space for log blocks and merge "
+                "destinations (assumption)")
+        .range(0.0, 0.95);
+const auto kLogBlockPages =
+    Param<UInt32>("log_block_pages", "0",
+                  "pages of a plane's log block a log group may fill before the helper thread merges the group "
+                  "(0: the whole block, merges only when it is full). An FTL fill threshold, not a flash limit: "
+                  "below pages_per_block it makes merges happen at an unchanged geometry")
+        .range(0, 65535);
+const Param<Section> kWearLeveling{"wear_leveling", "", "free-block choice policy (type: least_erased | fifo)"};
 
 struct Setup {
     DataBlockLayout layout;
@@ -29,33 +58,33 @@ Setup make_setup(const Params& p, const TranslatorContext& ctx) {
             .fail("page_size", fmt::format("{} B is below 4 KiB, the smallest page of the MMU whose page table "
                                            "ZnG's DBMT is (translation: zng_dbmt)",
                                            g.page_size()));
-    std::string span_name = p.str("data_block_span");
+    std::string span_name = p[kDataBlockSpan];
     const DataBlockLayout::Span span = span_name == "plane" ? DataBlockLayout::Span::Plane
                                        : span_name == "die" ? DataBlockLayout::Span::Die
                                                             : DataBlockLayout::Span::Package;
     // With an unknown number of applications (a translator built outside a platform) the
     // planes cannot be split: every application then shares all of them.
-    const uint32_t apps = p.str("placement") == "app_planes" && ctx.apps > 1 ? ctx.apps : 1;
+    const uint32_t apps = p[kPlacement] == "app_planes" && ctx.apps > 1 ? ctx.apps : 1;
     std::optional<DataBlockLayout> layout;
     try {
         layout.emplace(g, span, apps);
     } catch (const std::invalid_argument& e) {
-        p.fail("placement", e.what());
+        p.fail(kPlacement.key(), e.what());
     }
     const uint32_t blocks = g.blocks_per_plane();
-    const uint32_t group = p.u32("log_group_size");
-    const double op = p.real("overprovisioning");
+    const uint32_t group = p[kLogGroupSize];
+    const double op = p[kOverprovisioning];
     const uint32_t user = static_cast<uint32_t>(std::floor(blocks * (1.0 - op)));
-    if (user == 0) p.fail("overprovisioning", fmt::format("{} leaves no user block of the {} per unit", op, blocks));
+    if (user == 0) p.fail(kOverprovisioning.key(), fmt::format("{} leaves no user block of the {} per unit", op, blocks));
     // Worst case: every user block written, so every group owns a log block, while one
     // merge holds a destination for each member of its group.
     const uint64_t needed = (user + group - 1) / group + group;
     if (blocks - user < needed)
-        p.fail("overprovisioning",
+        p.fail(kOverprovisioning.key(),
                fmt::format("{} leaves {} spare blocks per unit ({} blocks, {} for data); log_group_size {} needs "
                            "ceil({}/{}) + {} = {} (a log block per group plus the destinations of one merge)",
                            op, blocks - user, blocks, user, group, user, group, group, needed));
-    auto pool = wear_leveling_slot().create(p.section("wear_leveling"), p.path() + ".wear_leveling", "least_erased",
+    auto pool = wear_leveling_slot().create(p[kWearLeveling], p.path() + "." + kWearLeveling.key(), "least_erased",
                                             layout->units(), blocks);
     return {*layout, user, group, std::move(pool)};
 }
@@ -71,37 +100,9 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
         "blocks (LBMT) and merged by a GPU helper thread with wear-levelled free-block choice. Geometry comes "
         "from the `flash:` section.",
         {
-            ftl_schema::choice("data_block_span", "package", {"plane", "die", "package"},
-                               "planes one data block spans (same block number in each): plane, die (its "
-                               "planes) or package (all its planes; gives the paper's ~80 KB DBMT per TB)"),
-            // Paper IV-C: "SSD controller redirects the requests of different applications to
-            // access different flash planes, which can help reduce write amplification".
-            ftl_schema::choice("placement", "app_planes", {"shared", "app_planes"},
-                               "where co-running applications' pages go: shared (every application over all "
-                               "planes) or app_planes (the planes of every die split evenly among the "
-                               "applications, so each still spans every channel, package and die; one "
-                               "application keeps all planes)"),
-            ftl_schema::param("log_group_size", ParamType::UInt, "8",
-                              "data blocks sharing one physical log block (assumption: the paper leaves it open)",
-                              1, 1024),
-            ftl_schema::param("overprovisioning", ParamType::Real, "0.12",
-                              "fraction of each unit's blocks kept out of the address space for log blocks and "
-                              "merge destinations (assumption)",
-                              0.0, 0.95),
-            ftl_schema::param("log_block_pages", ParamType::UInt, "0",
-                              "pages of a plane's log block a log group may fill before the helper thread "
-                              "merges the group (0: the whole block, merges only when it is full). An FTL "
-                              "fill threshold, not a flash limit: below pages_per_block it makes merges "
-                              "happen at an unchanged geometry",
-                              0, 65535),
-            ftl_schema::section("wear_leveling", "free-block choice policy (type: least_erased | fifo)"),
+            kDataBlockSpan, kPlacement, kLogGroupSize, kOverprovisioning, kLogBlockPages, kWearLeveling,
         },
-        {},
-        {"translations: DBMT translations", "first_touches: data blocks allocated",
-         "late_writebacks: evicted pages of data blocks a merge retired (dropped)",
-         "writebacks_held: dirty pages held until their group's merge ended",
-         "dbmt.bytes / dbmt.bytes_per_tb / lbmt.bytes: table sizes in hardware",
-         "gc.*: merges, pages moved, erases, merge time, time blocked per app, P/E distribution"}};
+        {}};
     return s;
 }
 
@@ -112,20 +113,20 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
           return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));
       }()),
       sizes_(compute_mapping_table_sizes(tables_.layout, tables_.user_blocks_per_unit, tables_.lbmt.group_size())),
-      gc_(sim, tables_, stats_.sub("gc")),
-      translations_(stats_.counter("translations", "translations served from the DBMT")),
-      first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch")),
-      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space")),
+      gc_(sim, tables_, stats_.sub("gc"), ctx.apps),
+      translations_(stats_.counter("translations", "translations served from the DBMT", "translations")),
+      first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch", "blocks")),
+      log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space", "blocks")),
       late_writebacks_(stats_.counter("late_writebacks",
                                       "evicted pages of data blocks a merge had retired (dropped; L2 lines cached "
-                                      "under the old address)")),
+                                      "under the old address)", "pages")),
       writebacks_held_(stats_.counter("writebacks_held",
                                       "dirty pages whose program waited for their log group's merge (the flush "
-                                      "before a merge and evictions during it)")) {
-    const uint32_t budget = p.u32("log_block_pages");
+                                      "before a merge and evictions during it)", "pages")) {
+    const uint32_t budget = p[kLogBlockPages];
     const uint32_t block_pages = tables_.layout.geometry().pages_per_block();
     if (budget > block_pages)
-        p.fail("log_block_pages",
+        p.fail(kLogBlockPages.key(),
                fmt::format("{} exceeds the {} pages of a flash block (flash.pages_per_block)", budget, block_pages));
     log_budget_ = budget == block_pages ? 0 : budget;  // the whole block: the flash model reports it full
     gc_.set_shootdown(&shootdown_);

@@ -36,6 +36,7 @@ void register_all_components();
 
 int cmd_run(int argc, char** argv);
 int cmd_config(int argc, char** argv);
+int cmd_stats(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 int cmd_workloads(int argc, char** argv);
 

@@ -29,6 +29,11 @@ std::string param_range(const ParamSpec& p) {
     return fmt::format("[{}, {}]", lo ? fmt::format("{}", p.min) : "-inf", hi ? fmt::format("{}", p.max) : "inf");
 }
 
+// Statistics are registered, with unit and description, by the components a platform
+// builds: they are listed per platform.
+constexpr const char* kStatsPointer =
+    "Statistics (name, kind, unit, description) of a platform: zngsim stats describe --config FILE";
+
 void describe_text(std::ostream& os) {
     os << "zngsim parameters: every component implementation, by slot. A section chooses an\n"
           "implementation with `type: <name>`; units are written out (3us, 1.2GHz, 800MT/s, 24MiB, 16GB/s).\n";
@@ -45,8 +50,8 @@ void describe_text(std::ostream& os) {
                               p.description, range.empty() ? "" : "  " + range);
         }
         for (const auto& p : s->ports) os << "  port  " << p << "\n";
-        for (const auto& st : s->stats) os << "  stat  " << st << "\n";
     }
+    os << "\n" << kStatsPointer << "\n";
 }
 
 void describe_markdown(std::ostream& os) {
@@ -62,11 +67,8 @@ void describe_markdown(std::ostream& os) {
             os << "\nPorts:\n";
             for (const auto& p : s->ports) os << "- " << p << "\n";
         }
-        if (!s->stats.empty()) {
-            os << "\nStatistics:\n";
-            for (const auto& st : s->stats) os << "- " << st << "\n";
-        }
     }
+    os << "\n" << kStatsPointer << "\n";
 }
 
 }  // namespace

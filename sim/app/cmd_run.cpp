@@ -57,7 +57,7 @@ void prepare_output(const fs::path& out) {
         if (!f) throw UsageError("--out " + out.string() + ": the directory is not writable");
     }
     fs::remove(probe, ec);
-    for (const char* old : {"stats.json", "run.json", "series.csv"}) {
+    for (const char* old : {"stats.json", "stats.meta.json", "run.json", "series.csv"}) {
         fs::remove(out / old, ec);
         if (ec) throw UsageError("--out " + out.string() + ": cannot remove the earlier run's " + old + ": " + ec.message());
     }
@@ -84,7 +84,7 @@ int cmd_run(int argc, char** argv) {
         "trace,t", po::value<std::string>(), "trace file(s) to run instead, comma-separated for co-running")(
         "trace-format", po::value<std::string>()->default_value("ztr"), "format of --trace: ztr, accelsim, macsim")(
         "set,s", po::value<std::vector<std::string>>(), "override a config key: --set gpu.l2.size=24MiB (repeatable)")(
-        "out,o", po::value<std::string>()->default_value("zngsim-out"), "output directory (stats.json, run.json)")(
+        "out,o", po::value<std::string>()->default_value("zngsim-out"), "output directory (stats.json, stats.meta.json, run.json)")(
         "quiet,q", "no summary and no progress line");
     add_workload_options(desc);
     po::variables_map vm;
@@ -136,6 +136,7 @@ int cmd_run(int argc, char** argv) {
     RunReport rep = platform.run(!quiet && ::isatty(STDOUT_FILENO));
 
     write_atomically(out / "stats.json", platform.stats_json().dump(1) + "\n");
+    write_atomically(out / "stats.meta.json", platform.stats_meta_json().dump(1) + "\n");
     nlohmann::ordered_json run;
     run["wall_seconds"] = rep.result.wall_seconds;
     run["events"] = rep.result.events;

@@ -20,6 +20,7 @@ usage: zngsim <command> [options]      (zngsim <command> --help for each command
 commands:
   run        simulate a workload (built-in, a .ztr trace, or an Accel-Sim/MacSim trace) on a platform
   config     describe every parameter, validate or show a resolved config
+  stats      describe every statistic a platform registers (name, kind, unit, description)
   trace      info, dump, gen (built-in workloads), import (Accel-Sim, MacSim)
   workloads  list the built-in workloads
 
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
         return kExitOk;
     }
     const std::map<std::string, int (*)(int, char**)> commands = {
-        {"run", cmd_run}, {"config", cmd_config}, {"trace", cmd_trace}, {"workloads", cmd_workloads}};
+        {"run", cmd_run}, {"config", cmd_config}, {"stats", cmd_stats}, {"trace", cmd_trace}, {"workloads", cmd_workloads}};
     auto it = commands.find(argv[1]);
     if (it == commands.end()) {
         std::cerr << "zngsim: unknown command '" << argv[1] << "'\n\n" << kUsage << "\n";

@@ -27,22 +27,56 @@
 namespace zng::cli {
 namespace {
 
+using namespace param_kind;
+
 // The top level of a platform file: which sections exist. Each section is validated by
 // the component that reads it.
+const Param<Section> kPlatformSection{"platform", "", "name and description of the platform (free text)"};
+const Param<Section> kGpuSection{"gpu", "", "the GPU: SMs, schedulers, L1D, TLBs, MMU, crossbar, L2"};
+const Param<Section> kTranslationSection{"translation", "",
+                                         "address translation behind the MMU (type: first_touch, ...)"};
+const Param<Section> kMemorySection{"memory", "", "what sits behind the L2 (type: gddr5, optane, zng_flash, ...)"};
+const Param<Section> kFlashSection{"flash", "", "Z-NAND geometry and timing shared by flash-based back ends"};
+const Param<Section> kRunSection{"run", "", "simulator settings"};
+
+// run: simulator settings.
+const Param<Time> kMaxSimTime{"max_sim_time", "0",
+                              "stop with an error after this much simulated time (0 = no limit)"};
+const Param<Time> kStatsInterval{
+    "stats_interval", "0",
+    "sample time-series statistics (per-app requests, ...) every interval into series.csv, written as sampled (0 = "
+    "off); at least 1us: below a Z-NAND read (tR 3 us) a sample shows no trend, and 1 us bounds the file to 10^6 "
+    "rows per simulated second"};
+const Param<Time> kWatchdog{
+    "watchdog", "1s",
+    "stop with an error when no warp instruction retires for this much simulated time, reporting the oldest request "
+    "in flight (0 = off); generous, because a GC merge blocks its application for milliseconds and merges can "
+    "follow each other"};
+const Param<Size> kMemoryLimit{
+    "memory_limit", "16GiB",
+    "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, L1 TLBs; sized by the "
+    "config, not by what a run touches) may take; a config past it is refused before anything is allocated (0 = no "
+    "limit)"};
+// Read by the data-set regime (sim/app/data_set_regime.cpp) before the platform is built.
+const Param<Real> kDataSetRatio{"data_set_ratio", "0",
+                                "size the capacities of data_set_capacities to this fraction of the applications' "
+                                "data set (sum of their device arrays); 0 = as configured "
+                                "(sim/app/data_set_regime.hpp)"};
+const Param<Section> kDataSetCapacities{
+    "data_set_capacities", "",
+    "capacities that hold part of the data set, as key path -> share of data_set_ratio x data set"};
+
+// platform: identification.
+const Param<String> kPlatformName{"name", "", "short name (ideal, zng, ...)"};
+const Param<String> kPlatformDescription{"description", "", "one line on what the platform is"};
+
 const ComponentSchema& root_schema() {
     static const ComponentSchema s = [] {
         ComponentSchema r;
         r.slot = "platform";
         r.name = "root";
         r.description = "Top-level sections of a platform file (include: merges shared fragments first).";
-        r.params = {
-            {"platform", ParamType::Section, "", "name and description of the platform (free text)"},
-            {"gpu", ParamType::Section, "", "the GPU: SMs, schedulers, L1D, TLBs, MMU, crossbar, L2"},
-            {"translation", ParamType::Section, "", "address translation behind the MMU (type: first_touch, ...)"},
-            {"memory", ParamType::Section, "", "what sits behind the L2 (type: gddr5, optane, zng_flash, ...)"},
-            {"flash", ParamType::Section, "", "Z-NAND geometry and timing shared by flash-based back ends"},
-            {"run", ParamType::Section, "", "simulator settings"},
-        };
+        r.params = {kPlatformSection, kGpuSection, kTranslationSection, kMemorySection, kFlashSection, kRunSection};
         SchemaCatalog::global().add(&r);
         return r;
     }();
@@ -55,26 +89,7 @@ const ComponentSchema& run_schema() {
         r.slot = "run";
         r.name = "run";
         r.description = "Simulator settings of a run.";
-        r.params = {
-            {"max_sim_time", ParamType::Time, "0", "stop with an error after this much simulated time (0 = no limit)"},
-            {"stats_interval", ParamType::Time, "0",
-             "sample time-series statistics (per-app requests, ...) every interval into series.csv, written as "
-             "sampled (0 = off); at least 1us: below a Z-NAND read (tR 3 us) a sample shows no trend, and 1 us "
-             "bounds the file to 10^6 rows per simulated second"},
-            {"watchdog", ParamType::Time, "1s",
-             "stop with an error when no warp instruction retires for this much simulated time, reporting the "
-             "oldest request in flight (0 = off); generous, because a GC merge blocks its application for "
-             "milliseconds and merges can follow each other"},
-            {"memory_limit", ParamType::Size, "16GiB",
-             "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, L1 TLBs; "
-             "sized by the config, not by what a run touches) may take; a config past it is refused before "
-             "anything is allocated (0 = no limit)"},
-            {"data_set_ratio", ParamType::Real, "0",
-             "size the capacities of data_set_capacities to this fraction of the applications' data set "
-             "(sum of their device arrays); 0 = as configured (sim/app/data_set_regime.hpp)"},
-            {"data_set_capacities", ParamType::Section, "",
-             "capacities that hold part of the data set, as key path -> share of data_set_ratio x data set"},
-        };
+        r.params = {kMaxSimTime, kStatsInterval, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities};
         SchemaCatalog::global().add(&r);
         return r;
     }();
@@ -87,8 +102,7 @@ const ComponentSchema& platform_info_schema() {
         r.slot = "platform";
         r.name = "info";
         r.description = "Identification of a platform.";
-        r.params = {{"name", ParamType::String, "", "short name (ideal, zng, ...)"},
-                    {"description", ParamType::String, "", "one line on what the platform is"}};
+        r.params = {kPlatformName, kPlatformDescription};
         SchemaCatalog::global().add(&r);
         return r;
     }();
@@ -102,8 +116,8 @@ ConfigError section_error(const ConfigNode& root, const std::string& section, co
 
 void check_root(const ConfigNode& root) {
     Params top(&root, root_schema(), "");
-    Params info(top.section("platform"), platform_info_schema(), "platform");
-    Params run(top.section("run"), run_schema(), "run");
+    Params info(top[kPlatformSection], platform_info_schema(), kPlatformSection.key());
+    Params run(top[kRunSection], run_schema(), kRunSection.key());
 }
 
 // Nothing is simulated while a platform is built, so a model refusing its parameters
@@ -148,13 +162,22 @@ ConfigNode load_platform_config(const std::string& path, const std::vector<std::
     return root;
 }
 
-void validate_platform(const ConfigNode& root, uint32_t apps) {
-    // The applications' traces are empty: what is validated is everything the platform
-    // builds for them (SM partitions, per-application placement), as a run builds it.
+namespace {
+// Applications with empty traces: what a platform builds for them (SM partitions,
+// per-application placement, their statistics) is built as a run builds it.
+std::vector<AppInput> empty_apps(uint32_t apps, const char* name_format) {
     std::vector<AppInput> inputs;
     for (uint32_t a = 0; a < apps; ++a)
-        inputs.push_back({fmt::format("app{}", a), std::make_unique<trace::VectorTraceSource>()});
-    Platform p(root, std::move(inputs));
+        inputs.push_back({fmt::format(fmt::runtime(name_format), a), std::make_unique<trace::VectorTraceSource>()});
+    return inputs;
+}
+}  // namespace
+
+void validate_platform(const ConfigNode& root, uint32_t apps) { Platform p(root, empty_apps(apps, "app{}")); }
+
+nlohmann::ordered_json describe_platform_stats(const ConfigNode& root, uint32_t apps) {
+    Platform p(root, empty_apps(apps, "{{app{}}}"));
+    return p.stats_meta_json()["stats"];
 }
 
 Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(root), sim_(std::make_unique<Simulator>()) {
@@ -171,15 +194,15 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
 
 void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_root(root);
-    Params run(root.find("run"), run_schema(), "run");
-    check_memory_estimate(root, run.size("memory_limit"), run.where("memory_limit"));
-    max_time_ = run.time("max_sim_time");
-    series_interval_ = run.time("stats_interval");
+    Params run(root.find(kRunSection.key()), run_schema(), kRunSection.key());
+    check_memory_estimate(root, run[kMemoryLimit], run.where(kMemoryLimit.key()));
+    max_time_ = run[kMaxSimTime];
+    series_interval_ = run[kStatsInterval];
     if (series_interval_ != 0 && series_interval_ < kMinSeriesInterval)
-        run.fail("stats_interval", fmt::format("{} is below the minimum of {} (0 turns the series off)",
+        run.fail(kStatsInterval.key(), fmt::format("{} is below the minimum of {} (0 turns the series off)",
                                                units::format_time(series_interval_),
                                                units::format_time(kMinSeriesInterval)));
-    watchdog_ = run.time("watchdog");
+    watchdog_ = run[kWatchdog];
 
     TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
     translator_ = build_section(root, "translation", [&] {
@@ -374,6 +397,13 @@ nlohmann::ordered_json Platform::stats_json() const {
     j["sim_time_ps"] = sim_->now();
     j["config"] = root_.to_json();
     j["stats"] = sim_->stats().to_json();
+    return j;
+}
+
+nlohmann::ordered_json Platform::stats_meta_json() const {
+    nlohmann::ordered_json j;
+    j["schema_version"] = 1;
+    j["stats"] = sim_->stats().meta_json();
     return j;
 }
 

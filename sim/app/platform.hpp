@@ -36,6 +36,12 @@ ConfigNode load_platform_config(const std::string& path, const std::vector<std::
 // schema and every construction check runs. Throws ConfigError.
 void validate_platform(const ConfigNode& root, uint32_t apps = 1);
 
+// The statistics a platform registers (kind, unit, description by full name), from the
+// platform built as validate_platform builds it. Statistics per application are named
+// after it; here the `apps` applications are called {app0}, {app1}, ... so that those
+// names read as patterns.
+nlohmann::ordered_json describe_platform_stats(const ConfigNode& root, uint32_t apps = 1);
+
 struct AppInput {
     std::string name;
     std::unique_ptr<trace::TraceSource> source;
@@ -58,6 +64,11 @@ public:
     // stats.json: schema version, zngsim version, resolved config, headline summary,
     // every registered statistic. Contains nothing that varies between identical runs.
     nlohmann::ordered_json stats_json() const;
+    // stats.meta.json: kind, unit and description of every statistic in stats_json(),
+    // by full name.
+    nlohmann::ordered_json stats_meta_json() const;
+    // The applications' names as the statistics use them (co-running copies made distinct).
+    const std::vector<std::string>& app_names() const { return app_names_; }
     // Where run() writes the time series (CSV, a row per run.stats_interval, written as
     // sampled) when run.stats_interval is set and a component registers series columns.
     void set_series_path(std::string path) { series_path_ = std::move(path); }

@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <cstdlib>
 #include <functional>
+#include <regex>
 #include <sstream>
 
 #include "sim/core/errors.hpp"
@@ -38,10 +41,11 @@ const ConfigNode* ConfigNode::find_path(const std::string& dotted) const {
     return n;
 }
 
-ConfigNode ConfigNode::make_scalar(std::string v, SourceLoc loc, std::string path) {
+ConfigNode ConfigNode::make_scalar(std::string v, SourceLoc loc, std::string path, bool quoted) {
     ConfigNode n;
     n.kind_ = Kind::Scalar;
     n.scalar_ = std::move(v);
+    n.quoted_ = quoted;
     n.loc_ = std::move(loc);
     n.path_ = std::move(path);
     return n;
@@ -108,7 +112,10 @@ std::string ConfigNode::to_yaml() const {
     std::function<void(const ConfigNode&, YAML::Emitter&)> emit = [&](const ConfigNode& n, YAML::Emitter& e) {
         switch (n.kind_) {
             case Kind::Null: e << YAML::Null; break;
-            case Kind::Scalar: e << n.scalar_; break;
+            case Kind::Scalar:
+                if (n.quoted_) e << YAML::DoubleQuoted;
+                e << n.scalar_;
+                break;
             case Kind::Sequence:
                 e << YAML::BeginSeq;
                 for (const auto& c : n.seq_) emit(c, e);
@@ -129,10 +136,40 @@ std::string ConfigNode::to_yaml() const {
     return out.c_str();
 }
 
+namespace {
+
+// A plain scalar as the YAML 1.2 core schema types it: null, bool, integer, float, or
+// else a string. Integers past 64 bits stay strings rather than lose digits.
+nlohmann::ordered_json typed_scalar(const std::string& v) {
+    static const std::regex kNull("null|Null|NULL|~");
+    static const std::regex kTrue("true|True|TRUE"), kFalse("false|False|FALSE");
+    static const std::regex kInt("[-+]?[0-9]+");
+    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+    if (std::regex_match(v, kNull)) return nullptr;
+    if (std::regex_match(v, kTrue)) return true;
+    if (std::regex_match(v, kFalse)) return false;
+    if (std::regex_match(v, kInt)) {
+        errno = 0;
+        char* end = nullptr;
+        if (v[0] == '-') {
+            const long long i = std::strtoll(v.c_str(), &end, 10);
+            if (errno == 0) return static_cast<int64_t>(i);
+        } else {
+            const unsigned long long u = std::strtoull(v.c_str(), &end, 10);
+            if (errno == 0) return static_cast<uint64_t>(u);
+        }
+        return v;
+    }
+    if (std::regex_match(v, kFloat)) return std::strtod(v.c_str(), nullptr);
+    return v;
+}
+
+}  // namespace
+
 nlohmann::ordered_json ConfigNode::to_json() const {
     switch (kind_) {
         case Kind::Null: return nullptr;
-        case Kind::Scalar: return scalar_;
+        case Kind::Scalar: return quoted_ || scalar_.empty() ? nlohmann::ordered_json(scalar_) : typed_scalar(scalar_);
         case Kind::Sequence: {
             nlohmann::ordered_json a = nlohmann::ordered_json::array();
             for (const auto& c : seq_) a.push_back(c.to_json());
@@ -167,7 +204,8 @@ ConfigNode convert(const YAML::Node& y, const std::string& file, const std::stri
     SourceLoc loc{file, y.Mark().line >= 0 ? y.Mark().line + 1 : 0};
     budget.take(loc);
     switch (y.Type()) {
-        case YAML::NodeType::Scalar: return ConfigNode::make_scalar(y.Scalar(), loc, path);
+        // yaml-cpp tags a quoted (non-plain) scalar "!", a plain one "?".
+        case YAML::NodeType::Scalar: return ConfigNode::make_scalar(y.Scalar(), loc, path, y.Tag() == "!");
         case YAML::NodeType::Sequence: {
             ConfigNode n = ConfigNode::make_sequence(loc, path);
             size_t i = 0;

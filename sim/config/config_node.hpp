@@ -37,7 +37,7 @@ public:
     const ConfigNode* find_path(const std::string& dotted) const;
 
     // Builders (used by the loader and by overrides).
-    static ConfigNode make_scalar(std::string v, SourceLoc loc, std::string path);
+    static ConfigNode make_scalar(std::string v, SourceLoc loc, std::string path, bool quoted = false);
     static ConfigNode make_map(SourceLoc loc, std::string path);
     static ConfigNode make_sequence(SourceLoc loc, std::string path);
     ConfigNode& set(const std::string& key, ConfigNode child);  // insert or replace
@@ -48,14 +48,18 @@ public:
 
     // Serialisation for stats.json ("resolved config") and `config show`.
     std::string to_yaml() const;
-    // Scalars stay strings (as written, units included): the JSON mirrors the YAML.
+    // Values keep their YAML types (YAML 1.2 core schema): a plain 16 is a number, a plain
+    // true a bool, a quoted "16" and anything with a unit (3us, 24MiB) a string.
     nlohmann::ordered_json to_json() const;
+    // A scalar written in quotes ("16", '16'): a string whatever it holds.
+    bool quoted() const { return quoted_; }
 
 private:
     void reroot(const std::string& path);
 
     Kind kind_ = Kind::Null;
     std::string scalar_;
+    bool quoted_ = false;
     std::vector<std::pair<std::string, ConfigNode>> map_;  // insertion order kept for stable output
     std::vector<ConfigNode> seq_;
     SourceLoc loc_;

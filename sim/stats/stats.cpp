@@ -68,9 +68,12 @@ nlohmann::ordered_json Histogram::to_json() const {
 nlohmann::ordered_json Formula::to_json() const { return number(f_()); }
 
 template <class T, class... A>
-T& StatRegistry::add(const std::string& name, A&&... a) {
+T& StatRegistry::add(const std::string& name, const std::string& desc, const std::string& unit, A&&... a) {
     if (by_name_.count(name)) throw std::logic_error("statistic '" + name + "' registered twice");
-    auto p = std::make_unique<T>(name, std::forward<A>(a)...);
+    // stats.meta.json and `zngsim stats describe` document every value a run writes.
+    if (desc.empty() || unit.empty())
+        throw std::logic_error("statistic '" + name + "' registered without a " + (desc.empty() ? "description" : "unit"));
+    auto p = std::make_unique<T>(name, desc, unit, std::forward<A>(a)...);
     T& ref = *p;
     owned_.push_back(std::move(p));
     order_.push_back(&ref);
@@ -122,6 +125,13 @@ nlohmann::ordered_json StatRegistry::to_json() const {
         (*node)[n.substr(start)] = s->to_json();
     }
     return root;
+}
+
+nlohmann::ordered_json StatRegistry::meta_json() const {
+    nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+    for (const Stat* s : order_)
+        meta[s->name()] = {{"kind", s->kind()}, {"unit", s->unit()}, {"description", s->desc()}};
+    return meta;
 }
 
 void StatRegistry::add_series_column(const std::string& name, std::function<double()> f) {

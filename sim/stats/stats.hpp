@@ -25,6 +25,7 @@ public:
     const std::string& unit() const { return unit_; }
     virtual nlohmann::ordered_json to_json() const = 0;
     virtual double value() const = 0;  // the headline number (count, mean, formula value)
+    virtual const char* kind() const = 0;  // "counter", "average", "histogram", "formula"
 
 private:
     std::string name_, desc_, unit_;
@@ -38,6 +39,7 @@ public:
     uint64_t get() const { return v_; }
     nlohmann::ordered_json to_json() const override { return v_; }
     double value() const override { return static_cast<double>(v_); }
+    const char* kind() const override { return "counter"; }
 
 private:
     uint64_t v_ = 0;
@@ -58,6 +60,7 @@ public:
     double mean() const { return n_ ? sum_ / static_cast<double>(n_) : 0.0; }
     nlohmann::ordered_json to_json() const override;
     double value() const override { return mean(); }
+    const char* kind() const override { return "average"; }
 
 private:
     double sum_ = 0;
@@ -78,6 +81,7 @@ public:
     const std::vector<uint64_t>& buckets() const { return counts_; }
     nlohmann::ordered_json to_json() const override;
     double value() const override { return mean(); }
+    const char* kind() const override { return "histogram"; }
 
 private:
     uint64_t width_;
@@ -95,6 +99,7 @@ public:
         : Stat(std::move(name), std::move(desc), std::move(unit)), f_(std::move(f)) {}
     nlohmann::ordered_json to_json() const override;
     double value() const override { return f_(); }
+    const char* kind() const override { return "formula"; }
 
 private:
     std::function<double()> f_;
@@ -102,8 +107,8 @@ private:
 
 class StatRegistry {
 public:
-    Counter& counter(const std::string& name, const std::string& desc, const std::string& unit = "");
-    Average& average(const std::string& name, const std::string& desc, const std::string& unit = "");
+    Counter& counter(const std::string& name, const std::string& desc, const std::string& unit);
+    Average& average(const std::string& name, const std::string& desc, const std::string& unit);
     Histogram& histogram(const std::string& name, const std::string& desc, const std::string& unit,
                          uint64_t bucket_width, uint32_t buckets, bool log2 = false);
     Formula& formula(const std::string& name, const std::string& desc, const std::string& unit,
@@ -115,6 +120,9 @@ public:
 
     // Nested JSON object: "a.b.c" -> {"a": {"b": {"c": ...}}}.
     nlohmann::ordered_json to_json() const;
+    // What every statistic is, by full name in registration order: {"kind", "unit",
+    // "description"} (stats.meta.json, `zngsim stats describe`).
+    nlohmann::ordered_json meta_json() const;
 
     // Time series: columns sampled every `interval` by the simulator (see Simulator).
     void add_series_column(const std::string& name, std::function<double()> f);
@@ -124,7 +132,7 @@ public:
 
 private:
     template <class T, class... A>
-    T& add(const std::string& name, A&&... a);
+    T& add(const std::string& name, const std::string& desc, const std::string& unit, A&&... a);
     std::deque<std::unique_ptr<Stat>> owned_;
     std::vector<Stat*> order_;
     std::map<std::string, Stat*> by_name_;
@@ -136,10 +144,10 @@ private:
 class StatGroup {
 public:
     StatGroup(StatRegistry& r, std::string prefix) : r_(r), prefix_(std::move(prefix)) {}
-    Counter& counter(const std::string& n, const std::string& d, const std::string& u = "") {
+    Counter& counter(const std::string& n, const std::string& d, const std::string& u) {
         return r_.counter(full(n), d, u);
     }
-    Average& average(const std::string& n, const std::string& d, const std::string& u = "") {
+    Average& average(const std::string& n, const std::string& d, const std::string& u) {
         return r_.average(full(n), d, u);
     }
     Histogram& histogram(const std::string& n, const std::string& d, const std::string& u, uint64_t w, uint32_t b,

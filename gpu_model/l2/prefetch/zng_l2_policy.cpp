@@ -53,15 +53,7 @@ const ComponentSchema& ZngL2Policy::schema() {
                 typed_param("pin_share", ParamType::Real, "0",
                             "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
             },
-        .ports = {},
-        .stats = {"predictor_checks, predictor_triggers: misses tested / that passed the cutoff",
-                  "prefetch_issued, prefetch_fills, prefetch_used, accuracy: prefetched lines and their use (line accuracy)",
-                  "predictor_accuracy: accuracy of the predictor's prefetch / no-prefetch decisions (Fig. 15b)",
-                  "unit_fetches: multi-line transactions (demand line + prefetched lines of the window)",
-                  "prefetch_unit (series), unit_average, unit_halvings, unit_growths: the dynamic unit",
-                  "waste_ratio, window_waste: unused prefetched / evicted lines",
-                  "writes_bypassed, writes_redirected: stores sent on / kept in the L2",
-                  "pins, pins_refused, pinned_lines (series), pinned_evictions: redirection"}};
+        .ports = {}};
     return s;
 }
 
@@ -114,41 +106,41 @@ ZngL2Policy::ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2
       monitor_(cfg.monitor),
       decisions_(cfg.decision_table, std::min<uint32_t>(cfg.page / ctx.line_size, 64)),
       pin_limit_(static_cast<uint64_t>(std::floor(cfg.pin_share * static_cast<double>(ctx.size / ctx.line_size)))),
-      predictor_checks_(StatGroup(sim.stats(), ctx.stats_prefix).counter("predictor_checks", "read misses tested")),
+      predictor_checks_(StatGroup(sim.stats(), ctx.stats_prefix).counter("predictor_checks", "read misses tested", "misses")),
       predictor_triggers_(StatGroup(sim.stats(), ctx.stats_prefix)
-                              .counter("predictor_triggers", "read misses whose PC counter exceeded the threshold")),
-      prefetch_issued_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_issued", "line prefetches issued")),
+                              .counter("predictor_triggers", "read misses whose PC counter exceeded the threshold", "misses")),
+      prefetch_issued_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_issued", "line prefetches issued", "lines")),
       unit_fetches_(StatGroup(sim.stats(), ctx.stats_prefix)
-                        .counter("unit_fetches", "demand misses fetched with their prefetch as one memory transaction")),
-      prefetch_fills_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_fills", "lines filled by a prefetch")),
+                        .counter("unit_fetches", "demand misses fetched with their prefetch as one memory transaction", "misses")),
+      prefetch_fills_(StatGroup(sim.stats(), ctx.stats_prefix).counter("prefetch_fills", "lines filled by a prefetch", "lines")),
       prefetch_used_(StatGroup(sim.stats(), ctx.stats_prefix)
-                         .counter("prefetch_used", "prefetched lines a demand access used")),
-      unit_halvings_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_halvings", "prefetch unit halved")),
-      unit_growths_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_growths", "prefetch unit grown")),
+                         .counter("prefetch_used", "prefetched lines a demand access used", "lines")),
+      unit_halvings_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_halvings", "prefetch unit halved", "changes")),
+      unit_growths_(StatGroup(sim.stats(), ctx.stats_prefix).counter("unit_growths", "prefetch unit grown", "changes")),
       window_waste_(StatGroup(sim.stats(), ctx.stats_prefix)
-                        .average("window_waste", "waste ratio of each access-monitor window")),
+                        .average("window_waste", "waste ratio of each access-monitor window", "ratio")),
       unit_avg_(StatGroup(sim.stats(), ctx.stats_prefix)
                     .average("unit_average", "prefetch unit after each access-monitor window", "B")),
       writes_bypassed_(StatGroup(sim.stats(), ctx.stats_prefix)
-                           .counter("writes_bypassed", "stores sent past the L2 to the flash registers")),
+                           .counter("writes_bypassed", "stores sent past the L2 to the flash registers", "stores")),
       writes_redirected_(StatGroup(sim.stats(), ctx.stats_prefix)
-                             .counter("writes_redirected", "stores kept in the L2 because the flash side thrashes")),
-      pins_(StatGroup(sim.stats(), ctx.stats_prefix).counter("pins", "lines pinned for redirected dirty pages")),
+                             .counter("writes_redirected", "stores kept in the L2 because the flash side thrashes", "stores")),
+      pins_(StatGroup(sim.stats(), ctx.stats_prefix).counter("pins", "lines pinned for redirected dirty pages", "lines")),
       pins_refused_(StatGroup(sim.stats(), ctx.stats_prefix)
-                        .counter("pins_refused", "redirections refused: the pinned share was full")),
+                        .counter("pins_refused", "redirections refused: the pinned share was full", "redirections")),
       pinned_evictions_(StatGroup(sim.stats(), ctx.stats_prefix)
-                            .counter("pinned_evictions", "pinned lines replaced (after thrashing ended)")),
+                            .counter("pinned_evictions", "pinned lines replaced (after thrashing ended)", "lines")),
       pinned_at_pin_(StatGroup(sim.stats(), ctx.stats_prefix)
                          .average("pinned_lines_at_pin", "pinned lines, sampled at each pin", "lines")) {
     StatGroup st(sim.stats(), ctx.stats_prefix);
-    st.formula("accuracy", "line accuracy: prefetched lines used by a demand access / prefetched lines filled", "",
+    st.formula("accuracy", "line accuracy: prefetched lines used by a demand access / prefetched lines filled", "ratio",
                [this] { return accuracy(); });
     st.formula("predictor_accuracy",
                "decision accuracy (Fig. 15b): predictor decisions judged correct / decisions (prefetch: >= half of "
                "its lines used before eviction; no prefetch: < half of the window's other lines demanded while "
                "the missed line stays); decisions still waiting at the end are judged on what happened so far",
-               "", [this] { return decisions_.accuracy(); });
-    st.formula("waste_ratio", "unused prefetched lines / evicted lines, whole run", "", [this] {
+               "ratio", [this] { return decisions_.accuracy(); });
+    st.formula("waste_ratio", "unused prefetched lines / evicted lines, whole run", "ratio", [this] {
         return monitor_.total_evicted() ? static_cast<double>(monitor_.total_unused()) /
                                               static_cast<double>(monitor_.total_evicted())
                                         : 0.0;

@@ -193,6 +193,12 @@ TEST(ZngPlacement, AMergeOfOneApplicationDelaysNoneOfAnothersRequests) {
     EXPECT_EQ(write_done, 103 * kMicrosecond);
     EXPECT_EQ(split.ftl->gc().merges(), 1u);
     EXPECT_EQ(split.ftl->gc().blocked_time(1), 0u);
+    // Both applications' blocked time is a statistic from the start (stats describe lists
+    // it without running); app 1 never waited on a merge: 0.
+    const Stat* blocked1 = split.sim.stats().find("translation.gc.app1.blocked_time");
+    ASSERT_NE(blocked1, nullptr);
+    EXPECT_EQ(blocked1->value(), 0.0);
+    EXPECT_EQ(blocked1->unit(), "ps");
 
     // Shared planes: app 1's page sits on the merging plane 0, behind the merge's first
     // read (tR = 3 us, issued at the same tick), so the read ends 3 + 3 = 6 us after its

@@ -134,6 +134,64 @@ TEST(Config, CommandLineOverride) {
     EXPECT_THROW(apply_override(root, "=3"), ConfigError);
 }
 
+// stats.json carries the resolved config with the types YAML gives its values: a plain
+// number is a number, a plain bool a bool, a quoted value and a value with a unit a string.
+TEST(Config, JsonKeepsYamlTypes) {
+    ConfigNode root = parse_config_text(
+        "a:\n  ways: 16\n  neg: -3\n  ratio: 0.25\n  exp: 1e3\n  on: true\n  off: False\n  size: 24MiB\n"
+        "  quoted: \"16\"\n  single: '0.5'\n  name: zng\n  huge: 99999999999999999999\n  list: [1, x]\n",
+        "types.yaml");
+    apply_override(root, "a.set=8");
+    apply_override(root, "a.set_quoted='8'");
+    const nlohmann::ordered_json j = root.to_json()["a"];
+    EXPECT_EQ(j["ways"], 16);
+    EXPECT_TRUE(j["ways"].is_number_integer());
+    EXPECT_EQ(j["neg"], -3);
+    EXPECT_DOUBLE_EQ(j["ratio"].get<double>(), 0.25);
+    EXPECT_DOUBLE_EQ(j["exp"].get<double>(), 1000.0);
+    EXPECT_EQ(j["on"], true);
+    EXPECT_EQ(j["off"], false);
+    EXPECT_EQ(j["size"], "24MiB");
+    EXPECT_EQ(j["quoted"], "16");
+    EXPECT_EQ(j["single"], "0.5");
+    EXPECT_EQ(j["name"], "zng");
+    EXPECT_EQ(j["huge"], "99999999999999999999");  // 2^64 is about 1.8e19: kept exact as text
+    EXPECT_EQ(j["list"], nlohmann::ordered_json::parse(R"([1, "x"])"));
+    EXPECT_EQ(j["set"], 8);
+    EXPECT_EQ(j["set_quoted"], "8");
+    // `config show` writes a quoted value back quoted, so that it stays a string.
+    EXPECT_NE(root.to_yaml().find("quoted: \"16\""), std::string::npos) << root.to_yaml();
+}
+
+// A Param is declared once (key, kind, default, range, description): the schema takes
+// its spec and the reader reads through it, with the kind's unit and C++ type.
+TEST(Config, DeclaredParamIsTheSchemaEntryAndTheReader) {
+    using namespace param_kind;
+    const auto ways = Param<UInt32>("ways", "8", "associativity").range(1, 64);
+    const Param<Time> latency{"latency", "2ns", "hit latency"};
+    const auto policy = Param<Choice>("policy", "lru", "replacement").choices({"lru", "fifo"});
+    const Param<Bool> enabled{"enabled", "true", "on/off"};
+    ComponentSchema s;
+    s.slot = "cache";
+    s.name = "declared";
+    s.params = {ways, latency, policy, enabled};
+    ASSERT_NE(s.find("ways"), nullptr);
+    EXPECT_EQ(s.find("ways")->type, ParamType::UInt);
+    EXPECT_EQ(s.find("ways")->max, 64.0);
+    EXPECT_EQ(s.find("policy")->choices, (std::vector<std::string>{"lru", "fifo"}));
+    ConfigNode root = parse_config_text("cache:\n  ways: 16\n  latency: 3us\n", "declared.yaml");
+    Params p(root.find("cache"), s, "cache");
+    const uint32_t w = p[ways];
+    EXPECT_EQ(w, 16u);
+    EXPECT_EQ(p[latency], 3'000'000u);  // 3 us = 3e6 ps
+    EXPECT_EQ(p[policy], "lru");        // the default
+    EXPECT_TRUE(p[enabled]);
+    ConfigNode bad = parse_config_text("cache:\n  ways: 65\n", "declared.yaml");
+    const std::string e = config_error([&] { Params q(bad.find("cache"), s, "cache"); });
+    EXPECT_NE(e.find("declared.yaml:2"), std::string::npos) << e;
+    EXPECT_NE(e.find("ways"), std::string::npos) << e;
+}
+
 TEST(Config, IncludeCycleAndMissingFileAndSyntaxError) {
     std::string m1 = config_error([&] { load_config_file(kData + "/cycle_a.yaml"); });
     EXPECT_NE(m1.find("include cycle"), std::string::npos) << m1;
