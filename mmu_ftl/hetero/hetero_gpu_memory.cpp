@@ -1,4 +1,5 @@
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
+#include "sim/mem/address_translator.hpp"
 
 #include <fmt/format.h>
 
