@@ -1,6 +1,7 @@
 // The command line: exit codes and error messages that name file, line and key.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -39,8 +40,14 @@ Result zngsim(const std::string& args, const std::string& shell_prefix = "") {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
+// A scratch path private to this test process, so that suites run at once on one
+// machine (two build trees, the sanitized suite beside the Release one) never share one.
+fs::path scratch_path(const std::string& name) {
+    return fs::temp_directory_path() / (name + "-" + std::to_string(getpid()));
+}
+
 fs::path temp_file(const std::string& name, const std::string& text) {
-    fs::path d = fs::temp_directory_path() / "zngsim-cli-test";
+    fs::path d = scratch_path("zngsim-cli-test");
     fs::create_directories(d);
     std::ofstream(d / name) << text;
     return d / name;
@@ -94,7 +101,7 @@ TEST(Cli, CorruptTraceExitsOneWithAClearMessage) {
 }
 
 TEST(Cli, RunWritesStatsAndRunInfo) {
-    fs::path out = fs::temp_directory_path() / "zngsim-cli-run";
+    fs::path out = scratch_path("zngsim-cli-run");
     fs::remove_all(out);
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg --out " +
                       out.string());
@@ -117,7 +124,7 @@ TEST(Cli, ProgramOptionsAreCheckedRecordedAndShown) {
     EXPECT_NE(other.output.find("'--root' is not an option"), std::string::npos) << other.output;
 
     // run.json records each workload's options with the key of its trace.
-    const fs::path out = fs::temp_directory_path() / "zngsim-cli-program-options";
+    const fs::path out = scratch_path("zngsim-cli-program-options");
     fs::remove_all(out);
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) +
                       "/configs/ideal.yaml --workload gaus --size 5 --max-launches 100 -q --out " + out.string());
@@ -148,7 +155,7 @@ TEST(Cli, BadOutputDirectoryFailsBeforeSimulating) {
 }
 
 TEST(Cli, EarlierRunsOutputsDoNotSurvive) {
-    fs::path out = fs::temp_directory_path() / "zngsim-cli-stale";
+    fs::path out = scratch_path("zngsim-cli-stale");
     fs::remove_all(out);
     fs::create_directories(out);
     std::ofstream(out / "series.csv") << "time_ps,old\n1,2\n";
@@ -177,7 +184,7 @@ TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
     // 1 ns (1.2 GPU cycles) passes without a retired instruction as soon as every warp
     // waits for its first load: the watchdog stops the run and names the oldest request.
     Result r = zngsim("run --config " + ideal + " --workload deg -q --out " +
-                      (fs::temp_directory_path() / "zngsim-cli-wd").string() + " --set run.watchdog=1ns");
+                      (scratch_path("zngsim-cli-wd")).string() + " --set run.watchdog=1ns");
     EXPECT_EQ(r.code, 1) << r.output;
     EXPECT_NE(r.output.find("no progress"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("oldest request: #1 read"), std::string::npos) << r.output;
@@ -192,7 +199,7 @@ TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
 // README: 0 ok, 1 simulation or trace error, 2 usage or configuration error.
 TEST(Cli, ExitCodesFollowTheReadme) {
     const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
-    const std::string out = (fs::temp_directory_path() / "zngsim-cli-codes").string();
+    const std::string out = (scratch_path("zngsim-cli-codes")).string();
     // 1: the simulation stops on a model rule (here its time limit) ...
     Result limit = zngsim("run --config " + ideal + " --workload deg -q --out " + out + " --set run.max_sim_time=1us");
     EXPECT_EQ(limit.code, 1) << limit.output;
@@ -282,7 +289,7 @@ TEST(Cli, MemoryEstimateCoversMshrTablesAndTlbs) {
 TEST(Cli, FlashGeometryCostsWhatIsTouched) {
     if (!kAddressSpaceLimitUsable) GTEST_SKIP() << "ulimit -v cannot hold ASan's shadow memory";
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/zng.yaml --workload deg -q --out " +
-                          (fs::temp_directory_path() / "zngsim-cli-geom").string() +
+                          (scratch_path("zngsim-cli-geom")).string() +
                           " --set flash.blocks_per_plane=16777216",
                       "ulimit -v 2000000; ");
     EXPECT_EQ(r.code, 0) << r.output;
@@ -292,7 +299,7 @@ TEST(Cli, FlashGeometryCostsWhatIsTouched) {
 // and an interval below the 1 us floor is refused naming the key.
 TEST(Cli, SeriesStreamedAtABoundedInterval) {
     const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
-    const fs::path out = fs::temp_directory_path() / "zngsim-cli-series";
+    const fs::path out = scratch_path("zngsim-cli-series");
     Result fine = zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() +
                          " --set run.stats_interval=1ps");
     EXPECT_EQ(fine.code, 2) << fine.output;
@@ -324,7 +331,7 @@ TEST(Cli, SeriesStreamedAtABoundedInterval) {
 
 // `run --input` takes a GraphBIG CSR directory, as its help says (and `trace gen` does).
 TEST(Cli, RunTakesAGraphBigDirectory) {
-    const fs::path dir = fs::temp_directory_path() / "zngsim-cli-csr";
+    const fs::path dir = scratch_path("zngsim-cli-csr");
     fs::create_directories(dir);
     auto write = [&](const char* name, std::vector<uint64_t> v) {
         std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
@@ -333,15 +340,15 @@ TEST(Cli, RunTakesAGraphBigDirectory) {
     write("vertex.CSR", {0, 1, 2, 3});  // a 3-vertex cycle
     write("edge.CSR", {1, 2, 0});
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg --input " +
-                          dir.string() + " -q --out " + (fs::temp_directory_path() / "zngsim-cli-csr-out").string(),
-                      "ZNGSIM_CACHE=" + (fs::temp_directory_path() / "zngsim-cli-cache").string() + " ");
+                          dir.string() + " -q --out " + (scratch_path("zngsim-cli-csr-out")).string(),
+                      "ZNGSIM_CACHE=" + (scratch_path("zngsim-cli-cache")).string() + " ");
     EXPECT_EQ(r.code, 0) << r.output;
 }
 
 // Long trace steps show a progress line on a terminal (forced here with
 // ZNGSIM_PROGRESS=1, as stderr is a pipe) and nothing in a log.
 TEST(Cli, TraceStepsShowProgressOnATerminalOnly) {
-    const std::string ztr = (fs::temp_directory_path() / "zngsim-cli-progress.ztr").string();
+    const std::string ztr = (scratch_path("zngsim-cli-progress.ztr")).string();
     Result gen = zngsim("trace gen --workload deg -o " + ztr, "ZNGSIM_PROGRESS=1 ");
     ASSERT_EQ(gen.code, 0) << gen.output;
     EXPECT_NE(gen.output.find("\rtrace gen deg: "), std::string::npos) << gen.output;
