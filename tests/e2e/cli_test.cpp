@@ -42,9 +42,27 @@ Result zngsim(const std::string& args, const std::string& shell_prefix = "") {
 
 // A scratch path private to this test process, so that suites run at once on one
 // machine (two build trees, the sanitized suite beside the Release one) never share one.
-fs::path scratch_path(const std::string& name) {
-    return fs::temp_directory_path() / (name + "-" + std::to_string(getpid()));
+// They are removed when the test program ends.
+std::vector<fs::path>& scratch_paths() {
+    static std::vector<fs::path> paths;
+    return paths;
 }
+
+fs::path scratch_path(const std::string& name) {
+    fs::path p = fs::temp_directory_path() / (name + "-" + std::to_string(getpid()));
+    scratch_paths().push_back(p);
+    return p;
+}
+
+class RemoveScratchPaths : public ::testing::Environment {
+public:
+    void TearDown() override {
+        std::error_code ec;
+        for (const fs::path& p : scratch_paths()) fs::remove_all(p, ec);
+    }
+};
+[[maybe_unused]] const ::testing::Environment* const kRemoveScratchPaths =
+    ::testing::AddGlobalTestEnvironment(new RemoveScratchPaths);
 
 fs::path temp_file(const std::string& name, const std::string& text) {
     fs::path d = scratch_path("zngsim-cli-test");
