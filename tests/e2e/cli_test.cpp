@@ -202,7 +202,7 @@ TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
     // 1 ns (1.2 GPU cycles) passes without a retired instruction as soon as every warp
     // waits for its first load: the watchdog stops the run and names the oldest request.
     Result r = zngsim("run --config " + ideal + " --workload deg -q --out " +
-                      (scratch_path("zngsim-cli-wd")).string() + " --set run.watchdog=1ns");
+                      scratch_path("zngsim-cli-wd").string() + " --set run.watchdog=1ns");
     EXPECT_EQ(r.code, 1) << r.output;
     EXPECT_NE(r.output.find("no progress"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("oldest request: #1 read"), std::string::npos) << r.output;
@@ -217,7 +217,7 @@ TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
 // README: 0 ok, 1 simulation or trace error, 2 usage or configuration error.
 TEST(Cli, ExitCodesFollowTheReadme) {
     const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
-    const std::string out = (scratch_path("zngsim-cli-codes")).string();
+    const std::string out = scratch_path("zngsim-cli-codes").string();
     // 1: the simulation stops on a model rule (here its time limit) ...
     Result limit = zngsim("run --config " + ideal + " --workload deg -q --out " + out + " --set run.max_sim_time=1us");
     EXPECT_EQ(limit.code, 1) << limit.output;
@@ -307,7 +307,7 @@ TEST(Cli, MemoryEstimateCoversMshrTablesAndTlbs) {
 TEST(Cli, FlashGeometryCostsWhatIsTouched) {
     if (!kAddressSpaceLimitUsable) GTEST_SKIP() << "ulimit -v cannot hold ASan's shadow memory";
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/zng.yaml --workload deg -q --out " +
-                          (scratch_path("zngsim-cli-geom")).string() +
+                          scratch_path("zngsim-cli-geom").string() +
                           " --set flash.blocks_per_plane=16777216",
                       "ulimit -v 2000000; ");
     EXPECT_EQ(r.code, 0) << r.output;
@@ -358,15 +358,15 @@ TEST(Cli, RunTakesAGraphBigDirectory) {
     write("vertex.CSR", {0, 1, 2, 3});  // a 3-vertex cycle
     write("edge.CSR", {1, 2, 0});
     Result r = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml --workload deg --input " +
-                          dir.string() + " -q --out " + (scratch_path("zngsim-cli-csr-out")).string(),
-                      "ZNGSIM_CACHE=" + (scratch_path("zngsim-cli-cache")).string() + " ");
+                          dir.string() + " -q --out " + scratch_path("zngsim-cli-csr-out").string(),
+                      "ZNGSIM_CACHE=" + scratch_path("zngsim-cli-cache").string() + " ");
     EXPECT_EQ(r.code, 0) << r.output;
 }
 
 // Long trace steps show a progress line on a terminal (forced here with
 // ZNGSIM_PROGRESS=1, as stderr is a pipe) and nothing in a log.
 TEST(Cli, TraceStepsShowProgressOnATerminalOnly) {
-    const std::string ztr = (scratch_path("zngsim-cli-progress.ztr")).string();
+    const std::string ztr = scratch_path("zngsim-cli-progress.ztr").string();
     Result gen = zngsim("trace gen --workload deg -o " + ztr, "ZNGSIM_PROGRESS=1 ");
     ASSERT_EQ(gen.code, 0) << gen.output;
     EXPECT_NE(gen.output.find("\rtrace gen deg: "), std::string::npos) << gen.output;
