@@ -48,7 +48,6 @@ struct FlashTxn {
     int32_t evicting = -1; // register being emptied for this demand (one eviction at a time)
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
     uint8_t merge_sense = 0;    // eviction: sense the old page before the program
-    uint8_t held = 0;           // eviction: parked until a merge ends (program_log)
     uint16_t combined = 1;      // demand writes to this page carried by this one command sequence
     uint64_t chunks = 0;        // chunks of the page this write carries (FlashSpec::chunk_mask)
     MemRequest* req = nullptr;  // null once a posted write has been answered

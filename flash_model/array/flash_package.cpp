@@ -32,7 +32,6 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
                                                         shared.spec.geometry.planes_per_package())),
       thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
       free_ports_(shared.spec.io_ports_per_package),
-      held_programs_in_plane_(shared.spec.geometry.planes_per_package(), 0),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
     // A dirty page whose log group is being merged, or whose log block is full, cannot
     // be programmed until a merge ends (the log block is about to be erased, or has no
@@ -46,19 +45,6 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
         const uint32_t log = sh_.log_map->open_log_block(a);
         return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
     });
-}
-
-uint32_t FlashPackage::held_programs(uint32_t plane) const {
-    return sh_.spec.grouping == RegisterGrouping::Package ? held_programs_ : held_programs_in_plane_[plane];
-}
-
-void FlashPackage::note_held(uint32_t id, bool held) {
-    FlashTxn& e = sh_.txns[id];
-    if (e.held == held) return;
-    e.held = held;
-    const uint32_t home = regs_[static_cast<uint32_t>(e.reg)].home_plane;
-    held_programs_in_plane_[home] += held ? 1u : UINT32_MAX;
-    held_programs_ += held ? 1u : UINT32_MAX;
 }
 
 void FlashPackage::fail(const std::string& what) const {
@@ -154,21 +140,16 @@ bool FlashPackage::admit(uint32_t id) {
         // Retried while the register emptied for it is still being programmed: waiting
         // is all it may do, else every retry would evict one more dirty page.
         if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
-        t.evicting = -1;
+        t.evicting = -1;  // programmed: it takes that register or, if another miss did, a new one
     }
-    // A miss that would get a dirty register waits while a program is under way (just
-    // below): which register the search would pick does not matter then, and it is not
-    // run (with package grouping it weighs up to 512 registers and asks the FTL about
-    // each dirty one, for every waiting miss at every completion).
-    if (regs_.no_clean_idle(t.plane) && regs_.programming(t.plane) > held_programs(t.plane) &&
-        regs_.skip_victim(t.plane))
-        return false;
     int v = regs_.victim(t.plane);
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {
-        // No clean register: a program already under way will free one (not one parked
-        // until a merge ends: it frees its register only then).
-        if (regs_.programming(t.plane) > held_programs(t.plane)) return false;
+        // No clean register: this miss programs a dirty one of its own, whatever other
+        // programs are under way. Each die has its own ready/busy state and runs its
+        // program while the others run theirs (ONFI: LUNs of a target operate
+        // independently), so misses of different planes waiting for registers are not
+        // served one 100 us program after another for the whole package.
         t.evicting = v;  // before start_evict: allocating its transaction may move `t`
         start_evict(static_cast<uint32_t>(v));
         return false;  // retried once the victim is clean
@@ -261,10 +242,8 @@ void FlashPackage::migrate_through_controller(uint32_t id) {
 void FlashPackage::program_log(uint32_t id) {
     FlashTxn& e = sh_.txns[id];
     if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
-    note_held(id, false);
     if (sh_.log_map->wait_for_merge(e.addr, [this, id] { program_log(id); })) {
         ++*sh_.c.evictions_held_for_merge;
-        note_held(id, true);
         kick_waiting();  // a miss waiting for this program now takes another register
         return;
     }
@@ -280,7 +259,6 @@ void FlashPackage::program_log(uint32_t id) {
     if (d.log_full(log)) {
         auto [it, first] = parked_.try_emplace(park_key(e.plane, log));
         it->second.push_back(id);
-        note_held(id, true);
         if (first) {
             ++*sh_.c.merges_requested;
             uint32_t plane = e.plane;

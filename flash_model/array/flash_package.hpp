@@ -126,12 +126,6 @@ private:
     ThrashingChecker thrash_;
     uint32_t free_ports_;
     RingQueue<PortJob> port_wait_;
-    // Programs parked until a merge ends (program_log), by home plane of their register:
-    // they hold their register for the merge, so a miss does not count on them.
-    std::vector<uint32_t> held_programs_in_plane_;
-    uint32_t held_programs_ = 0;
-    uint32_t held_programs(uint32_t plane) const;
-    void note_held(uint32_t txn, bool held);
     // Evictions waiting for a full log block to be merged, by (plane, log block).
     std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;
     TimedQueue<Ev> events_;

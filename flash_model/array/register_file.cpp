@@ -13,10 +13,7 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
       busy_(regs_.size(), 0),
       idle_in_plane_(planes, per_plane),
       idle_(static_cast<uint32_t>(regs_.size())),
-      clean_idle_in_plane_(planes, per_plane),
-      clean_idle_(static_cast<uint32_t>(regs_.size())),
       unflushed_in_plane_(planes, 0),
-      programming_in_plane_(planes, 0),
       last_written_in_plane_(planes, UINT32_MAX),
       index_(regs_.size()) {
     for (uint32_t i = 0; i < regs_.size(); ++i) regs_[i].home_plane = i / per_plane;
@@ -32,18 +29,6 @@ void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     const uint32_t step = b ? UINT32_MAX : 1u;  // -1 or +1
     plane_idle += step;
     idle_ += step;
-    if (!regs_[r].dirty) {
-        clean_idle_in_plane_[regs_[r].home_plane] += step;
-        clean_idle_ += step;
-    }
-}
-
-bool FlashRegisterFile::skip_victim(uint32_t plane) {
-    // With no empty or clean idle register, victim() asks the policy exactly once if
-    // any register of the group is idle (every idle one is then a dirty candidate), and
-    // not at all otherwise.
-    if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return true;
-    return policy_->skip_choice();
 }
 
 int FlashRegisterFile::victim(uint32_t plane) {
@@ -118,19 +103,11 @@ void FlashRegisterFile::count(uint32_t r, int sign) {
         unflushed_in_plane_[home] += sign;
         unflushed_ += sign;
     }
-    if (g.programming) {
-        programming_in_plane_[home] += sign;
-        programming_ += sign;
-    }
+    if (g.programming) programming_ += sign;
 }
 
 void FlashRegisterFile::set_dirty(uint32_t r, bool d) {
     count(r, -1);
-    if (!busy_[r] && regs_[r].dirty != d) {
-        const uint32_t step = d ? UINT32_MAX : 1u;  // -1 or +1
-        clean_idle_in_plane_[regs_[r].home_plane] += step;
-        clean_idle_ += step;
-    }
     regs_[r].dirty = d;
     count(r, +1);
 }

@@ -67,16 +67,6 @@ public:
     // dirty idle ones whose program can start now, else among the other dirty idle
     // ones. -1 if all are busy.
     int victim(uint32_t plane);
-    // True when no idle register of `plane`'s group is empty or clean: victim(plane)
-    // would then give a dirty register, or -1.
-    bool no_clean_idle(uint32_t plane) const {
-        return (grouping_ == RegisterGrouping::Package ? clean_idle_ : clean_idle_in_plane_[plane]) == 0;
-    }
-    // Stands for a victim(plane) call, made when no_clean_idle(plane), whose answer the
-    // caller would discard: leaves the replacement policy as that call would (it asks
-    // the policy once when any register of the group is idle). False when the policy
-    // cannot do that; the caller then calls victim(plane).
-    bool skip_victim(uint32_t plane);
     // The policy's choice among the idle dirty registers of `plane`'s group not being
     // programmed whose program can start now (for a background program), or -1. The
     // register the group's last write went to is left out: stores to its page may still
@@ -92,14 +82,11 @@ public:
     void fill(uint32_t r, uint64_t tag);
     void set_dirty(uint32_t r, bool d);
     void set_programming(uint32_t r, bool p);
-    // Registers a page of `plane` may use, the dirty ones among them not being
-    // programmed, and those being programmed.
+    // Registers a page of `plane` may use, and the dirty ones among them not being
+    // programmed.
     uint32_t group_size() const { return grouping_ == RegisterGrouping::Package ? size() : per_plane_; }
     uint32_t unflushed(uint32_t plane) const {
         return grouping_ == RegisterGrouping::Package ? unflushed_ : unflushed_in_plane_[plane];
-    }
-    uint32_t programming(uint32_t plane) const {
-        return grouping_ == RegisterGrouping::Package ? programming_ : programming_in_plane_[plane];
     }
     void touch(uint32_t r) { policy_->on_access(r); }
     // Drops clean copies of pages of (plane, block) (the block was erased); dirty
@@ -124,9 +111,7 @@ private:
     std::vector<uint8_t> busy_;
     std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
     uint32_t idle_ = 0;                    // idle registers in the package
-    std::vector<uint32_t> clean_idle_in_plane_;  // idle and not dirty (empty or clean), by home plane
-    uint32_t clean_idle_ = 0;                    // the same in the package
-    std::vector<uint32_t> unflushed_in_plane_, programming_in_plane_;  // by home plane
+    std::vector<uint32_t> unflushed_in_plane_;  // by home plane
     uint32_t unflushed_ = 0, programming_ = 0;
     std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)
     uint32_t last_written_ = UINT32_MAX;

@@ -26,7 +26,6 @@ public:
             if (stamp_[c[i]] < stamp_[c[best]]) best = i;
         return best;
     }
-    bool skip_choice() override { return true; }  // choose() changes nothing
 
 private:
     bool on_access_;
@@ -44,12 +43,6 @@ public:
     size_t choose(const uint32_t*, size_t n) override {
         advance();
         return static_cast<size_t>(s_ % n);
-    }
-    // A choice draws once, whatever the candidates: a skipped one draws too, so later
-    // choices see the same sequence.
-    bool skip_choice() override {
-        advance();
-        return true;
     }
 
 private:

@@ -18,10 +18,6 @@ public:
     virtual void on_access(uint32_t reg) = 0;  // reg served a read or absorbed a write
     // Index (into candidates) of the register to evict; n > 0.
     virtual size_t choose(const uint32_t* candidates, size_t n) = 0;
-    // For a victim search whose answer would be discarded, run instead of it: moves the
-    // policy's state exactly as one choose() call would, whatever the candidates, and
-    // returns true. A policy that cannot do so returns false, and the search is run.
-    virtual bool skip_choice() { return false; }
 };
 
 using RegisterReplacementSlot = Slot<RegisterReplacementPolicy>;

@@ -169,6 +169,41 @@ TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
     EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
 }
 
+// Misses of two dies that find every register dirty each program a victim of their own:
+// the dies program at once (each LUN has its own ready/busy state), so the second miss
+// does not wait for the first one's program. One package of 2 dies x 1 plane, 2
+// registers per plane grouped: 4 registers, filled dirty in the order die 0, die 1,
+// die 0, die 1, so the two least recently used pages sit on different dies. Two reads
+// of unbuffered pages, one per die, then evict die 0's and die 1's oldest page.
+TEST(RegisterEviction, MissesOfTwoDiesProgramTheirVictimsAtOnce) {
+    Rig rig(small_platform(grouped(kNif), kMesh1x2, 2, 1, 2, 2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto page = [&](uint32_t die, uint32_t p) { return g.encode(FlashAddress{1, 0, die, 0, 1, p}); };
+    for (uint32_t p : {0u, 1u})
+        for (uint32_t die : {0u, 1u}) step(rig, req, page(die, p), 128, MemOp::Write);
+    ASSERT_EQ(stat(rig, "programs"), 0.0);
+    const Tick start = rig.sim.now();
+    req.issue(page(0, 2), 128, MemOp::Read);
+    req.issue(page(1, 2), 128, MemOp::Read);
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 6u);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+    EXPECT_EQ(stat(rig, "evictions"), 2.0);
+    const Tick first = req.done_at[4] - start;
+    const Tick second = req.done_at[5] - start;
+    // Each victim holds 128 B over a pre-loaded page: merge sense (tR) then tPROG; then
+    // the read senses its page (tR) and leaves as for a register hit: 4 decode + 3
+    // network (command flit + 2 routers) + 23 port (7 command + 16 data) + 19 network
+    // (16 data flits + header + 2 routers) = 49 cycles. The second read's command
+    // follows the first's flit on the link (+1) and its 17 flits follow the first
+    // read's back (+16). Were the programs one after another, the second read would end
+    // a whole tR + tPROG later.
+    const Tick one = 3 * kMicrosecond + 100 * kMicrosecond + 3 * kMicrosecond + 49 * kCycle;
+    EXPECT_EQ(first, one);
+    EXPECT_EQ(second, one + 17 * kCycle);
+}
+
 // Read re-accesses (Fig. 12): the same data page sensed from the array again. Plane 0
 // keeps two clean pages in its registers: X, Y, Z evicts X, X again is sensed a second
 // time: 4 demand senses of 3 distinct pages, 1 re-access. Register hit rate: the last
