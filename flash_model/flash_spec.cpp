@@ -79,6 +79,13 @@ const ComponentSchema& flash_section_schema() {
              "a write to a page not held in a register senses the page's current copy at once; false: the register "
              "records the chunks written and the old page is sensed and merged only when a partly written register "
              "is programmed over a page holding data"},
+            {"cache_program", ParamType::Bool, "true",
+             "a dirty register being programmed is free once its page is in the plane's page buffer, when the "
+             "program starts (ONFI PROGRAM PAGE CACHE); false: it stays busy until tPROG ends"},
+            {"reads_take_dirty_registers", ParamType::Bool, "false",
+             "a demand read that misses the registers and finds none empty or clean programs a dirty one to take "
+             "it; false: it is sensed into its plane's page buffer and sent from there, not kept (paper III-C: the "
+             "registers are the write buffer, the L2 the read buffer)"},
             watermark,
             u("endurance", "100000", "P/E cycles after which a block counts as worn out", 1, 1e9),
             {"thrashing_checker", ParamType::Section, "",
@@ -127,6 +134,8 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.multi_plane = p.flag("multi_plane");
     s.write_miss_sense = p.flag("write_miss_sense");
     s.dirty_watermark = p.real("dirty_watermark");
+    s.reads_take_dirty_registers = p.flag("reads_take_dirty_registers");
+    s.cache_program = p.flag("cache_program");
     s.endurance = p.u32("endurance");
     s.register_replacement = p.section("register_replacement");
     s.register_interconnect = p.section("register_interconnect");

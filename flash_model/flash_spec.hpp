@@ -42,6 +42,8 @@ struct FlashSpec {
     RegisterGrouping grouping = RegisterGrouping::Plane;
     bool multi_plane = true;             // planes of a die run operations of one kind together
     bool write_miss_sense = false;       // a write miss senses the page at once (else only a partial program merges)
+    bool cache_program = true;  // a register is free when its program starts, not when it ends
+    bool reads_take_dirty_registers = false;  // a read miss may evict a dirty register (else the page buffer serves it)
     double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random

@@ -78,6 +78,8 @@ struct FlashCounters {
     Counter* thrashing_rewrites = nullptr;
     Counter* merge_senses = nullptr;
     Counter* background_programs = nullptr;
+    Counter* page_buffer_reads = nullptr;
+    Counter* page_buffer_hits = nullptr;
 };
 
 struct FlashShared {

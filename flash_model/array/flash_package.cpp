@@ -142,7 +142,15 @@ bool FlashPackage::admit(uint32_t id) {
         if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
         t.evicting = -1;  // programmed: it takes that register or, if another miss did, a new one
     }
+    const bool read = t.kind == TxnKind::DemandRead;
     int v = regs_.victim(t.plane);
+    if (read && !sh_.spec.reads_take_dirty_registers && (v < 0 || regs_[v].dirty)) {
+        // Paper III-C: "ZnG assigns GPU L2 cache and Z-NAND internal registers as read
+        // and write buffers, respectively": a read is no reason to program buffered
+        // writes. It is sensed into its plane's page buffer (ONFI READ PAGE: array to
+        // page register, data out from there) and not kept in a register.
+        return admit_to_page_buffer(id, tag);
+    }
     if (v < 0) return false;  // every usable register is busy
     if (regs_[v].dirty) {
         // No clean register: this miss programs a dirty one of its own, whatever other
@@ -168,6 +176,24 @@ bool FlashPackage::admit(uint32_t id) {
         if (t.req) t.req->mark(Stage::MediumStart, now());
         port_transfer(id, t.bytes);
     }
+    return true;
+}
+
+bool FlashPackage::admit_to_page_buffer(uint32_t id, uint64_t tag) {
+    FlashTxn& t = sh_.txns[id];
+    Plane& pl = planes_[t.plane];
+    if (pl.buffer_reserved) return false;  // another read's page is on its way out; retried when it has left
+    pl.buffer_reserved = true;
+    t.reg = -1;
+    if (pl.buffer_valid && pl.buffer_tag == tag) {
+        ++*sh_.c.page_buffer_hits;
+        pl.buffer_holding = true;
+        if (t.req) t.req->mark(Stage::MediumStart, now());
+        port_transfer(id, t.bytes);
+        return true;
+    }
+    ++*sh_.c.page_buffer_reads;
+    pl.array.push_back(id);
     return true;
 }
 
@@ -303,7 +329,7 @@ bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
 
 void FlashPackage::start_array(uint32_t p) {
     Plane& pl = planes_[p];
-    if (pl.busy) return;
+    if (pl.busy || pl.buffer_holding) return;
     // Paper V-D: GC blocks the requests of the application it serves, not the others':
     // the plane alternates between firmware (GC) and demand operations when both wait.
     // An operation the die cannot overlap now is started when the die's operations end.
@@ -311,10 +337,16 @@ void FlashPackage::start_array(uint32_t p) {
     if (!pl.firmware_last) std::swap(order[0], order[1]);
     RingQueue<uint32_t>* q = nullptr;
     for (RingQueue<uint32_t>* c : order) {
-        if (!c->empty() && die_allows(p, array_op(sh_.txns[c->front()]))) {
-            q = c;
-            break;
-        }
+        if (c->empty() || !die_allows(p, array_op(sh_.txns[c->front()]))) continue;
+        // A merge reads the newest copy of each page, which may be a log page an eviction
+        // has reserved (the row decoder maps it) but whose program still waits in this
+        // plane's demand queue: the programs go first, or the merge would read an erased page.
+        const FlashTxn& f = sh_.txns[c->front()];
+        if (c == &pl.firmware_array && f.kind == TxnKind::OpRead && !pl.array.empty() &&
+            !sh_.blocks.page_programmed(f.target))
+            continue;
+        q = c;
+        break;
     }
     if (!q) return;
     uint32_t id = q->front();
@@ -373,7 +405,13 @@ void FlashPackage::start_array(uint32_t p) {
     }
     pl.busy = true;
     pl.running = array_op(t);
+    pl.buffer_valid = false;  // the operation goes through the page buffer
     events_.push({EvKind::ArrayDone, id, p}, now() + dur);
+    // ONFI PROGRAM PAGE CACHE (80h-15h): the register's data is copied into the plane's
+    // page buffer and the array programs from there, so the register takes new data
+    // while tPROG runs. Released from an event: this may run inside a scan of planes.
+    if (t.kind == TxnKind::Evict && pl.running == ArrayOp::Program && sh_.spec.cache_program)
+        events_.push({EvKind::ProgramStarted, id, p}, now());
 }
 
 void FlashPackage::array_done(uint32_t id, uint32_t p) {
@@ -382,6 +420,13 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
     switch (t.kind) {
         case TxnKind::DemandRead:
         case TxnKind::DemandWrite: {
+            if (t.reg < 0) {  // sensed into the page buffer: it leaves from there
+                Plane& pl = planes_[p];
+                pl.buffer_holding = pl.buffer_valid = true;
+                pl.buffer_tag = FlashRegisterFile::make_tag(p, t.addr.block, t.addr.page);
+                after_sense(id);
+                break;
+            }
             // The sensed page fills every chunk the writes did not.
             regs_[static_cast<uint32_t>(t.reg)].chunks = sh_.spec.full_chunk_mask();
             uint32_t home = regs_[static_cast<uint32_t>(t.reg)].home_plane;
@@ -419,11 +464,22 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
 void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].bytes); }
 
 void FlashPackage::finish_evict(uint32_t id) {
-    const uint32_t reg = static_cast<uint32_t>(sh_.txns[id].reg);
+    const int32_t reg = sh_.txns[id].reg;
+    sh_.txns.release(id);
+    if (reg >= 0) release_register(static_cast<uint32_t>(reg));
+}
+
+void FlashPackage::program_started(uint32_t id) {
+    FlashTxn& e = sh_.txns[id];
+    const uint32_t reg = static_cast<uint32_t>(e.reg);
+    e.reg = -1;  // the page is in the plane's page buffer now
+    release_register(reg);
+}
+
+void FlashPackage::release_register(uint32_t reg) {
     regs_.set_dirty(reg, false);
     regs_.set_programming(reg, false);
     regs_.set_busy(reg, false);
-    sh_.txns.release(id);
     maybe_flush(regs_[reg].home_plane);
     kick_waiting();
 }
@@ -464,7 +520,13 @@ void FlashPackage::port_done(uint32_t id) {
     }
     switch (t.kind) {
         case TxnKind::DemandRead:
-            regs_.set_busy(static_cast<uint32_t>(t.reg), false);
+            if (t.reg >= 0) {
+                regs_.set_busy(static_cast<uint32_t>(t.reg), false);
+            } else {
+                Plane& pl = planes_[t.plane];
+                pl.buffer_reserved = pl.buffer_holding = false;
+                start_array(t.plane);
+            }
             reply(id, MsgKind::Data, t.bytes);
             kick_waiting();
             break;
@@ -526,15 +588,18 @@ void FlashPackage::on_event(Ev& e) {
             try_ports();
             break;
         case EvKind::Migrated: migration_done(e.txn); break;
+        case EvKind::ProgramStarted: program_started(e.txn); break;
     }
 }
 
 void FlashPackage::block_erased_externally(uint32_t plane, uint32_t block) {
+    planes_[plane].buffer_valid = false;
     decoders_[plane].erase_block(block);
     regs_.invalidate_block(plane, block);
 }
 
 void FlashPackage::block_moved(uint32_t plane, uint32_t from, uint32_t to) {
+    planes_[plane].buffer_valid = false;
     decoders_[plane].move_data_block(from, to);
     regs_.move_block(plane, from, to);
 }

@@ -77,9 +77,17 @@ private:
         RingQueue<uint32_t> firmware_array;  // firmware / GC array operations
         bool busy = false;
         bool firmware_last = false;  // the last operation started was a firmware one
+        // The plane's page buffer as a read's own register (reads_take_dirty_registers
+        // false): reserved from admission until the read's data has left through a port,
+        // and holding that data (no array operation may start) once sensed. It keeps the
+        // page until the plane's next array operation, so a later read of it is a hit.
+        bool buffer_reserved = false;
+        bool buffer_holding = false;
+        bool buffer_valid = false;
+        uint64_t buffer_tag = 0;
         ArrayOp running = ArrayOp::Sense;
     };
-    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated };
+    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated, ProgramStarted };
     struct Ev {
         EvKind kind;
         uint32_t txn;
@@ -94,6 +102,7 @@ private:
     void process_plane(uint32_t p);
     void kick_waiting();
     bool admit(uint32_t t);
+    bool admit_to_page_buffer(uint32_t t, uint64_t tag);
     void start_evict(uint32_t reg);
     void continue_evict(uint32_t txn);
     void maybe_flush(uint32_t plane);
@@ -109,6 +118,11 @@ private:
     void try_ports();
     void port_done(uint32_t t);
     void finish_evict(uint32_t t);
+    // Cache program: the eviction's page has moved into its plane's page buffer.
+    void program_started(uint32_t t);
+    // An evicted page has left register `reg` (its program started or ended): the
+    // register is clean and free.
+    void release_register(uint32_t reg);
     void reply(uint32_t t, MsgKind kind, uint32_t payload);
     void note_write_miss(uint64_t tag);
     void note_read_sense(const FlashTxn& t);

@@ -83,6 +83,10 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                                  "senses of a page's old copy before a partly written register is programmed", "senses");
     c.background_programs = &st.counter("background_programs",
                                         "dirty registers programmed because their group exceeded dirty_watermark", "pages");
+    c.page_buffer_reads = &st.counter(
+        "page_buffer_reads", "demand reads sensed into their plane's page buffer (no empty or clean register)", "reads");
+    c.page_buffer_hits = &st.counter(
+        "page_buffer_hits", "demand reads served by the page their plane's page buffer still held (no tR)", "reads");
     c.thrashing_episodes =
         &st.counter("thrashing_episodes", "times a package's thrashing checker switched L2 redirection on", "episodes");
     c.thrashing_rewrites =
@@ -90,12 +94,15 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
     st.formula("write_redundancy",
                "(register programs + pages still dirty in registers) / distinct pages written (Fig. 12)", "ratio",
                [this] { return write_redundancy(); });
-    st.formula("register_hit_rate", "demand accesses served by a register holding the page / demand accesses", "ratio",
+    st.formula("register_hit_rate",
+               "demand accesses served by a register holding the page / demand accesses (page-buffer reads "
+               "included)", "ratio",
                [this] {
                    const FlashCounters& k = shared_.c;
                    const double hits =
                        static_cast<double>(k.register_read_hits->get() + k.register_write_hits->get());
-                   const double all = hits + static_cast<double>(k.register_misses->get());
+                   const double all = hits + static_cast<double>(k.register_misses->get() +
+                                                                 k.page_buffer_reads->get() + k.page_buffer_hits->get());
                    return all > 0 ? hits / all : 0.0;
                });
     st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "senses/page",

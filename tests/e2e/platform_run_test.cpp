@@ -72,14 +72,15 @@ TEST(CoRunning, TwoApplicationsBothFinishWithTheirOwnInstructionCounts) {
 }
 
 // ZnG's FTL under log-space pressure (tiny blocks, two data blocks per log block, one
-// register per plane): merges happen, each first flushes the owner's lines from the L2,
+// register per plane, reads programming dirty registers to take them, so that the small
+// preset programs enough pages to fill log blocks): merges happen, each first flushes the owner's lines from the L2,
 // write-backs reaching a merging group wait for the merge to end, and those still naming
 // a retired block are forwarded to its new home, so no dirty page is lost; the run ends
 // with every instruction, and a second run is identical.
 TEST(ZngGc, MergesFlushTheL2AndLoseNoWriteback) {
     const std::vector<std::string> sets = {"flash.pages_per_block=4", "flash.blocks_per_plane=64",
                                            "translation.log_group_size=2", "translation.overprovisioning=0.5",
-                                           "flash.registers_per_plane=1"};
+                                           "flash.registers_per_plane=1", "flash.reads_take_dirty_registers=true"};
     RunOutcome a = run_platform("zng-base.yaml", {"back"}, sets);
     EXPECT_EQ(a.instructions, trace_instructions("back"));
     const auto& st = a.stats["stats"];

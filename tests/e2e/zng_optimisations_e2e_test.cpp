@@ -66,19 +66,23 @@ TEST(ZngOptimisations, ReadOptimisationRereadsFewerPagesOnAReadHeavyWorkload) {
     EXPECT_LT(rdopt.reaccesses, base.reaccesses);
 }
 
-// back (read ratio 0.57): grouped registers absorb the small writes that zng-base's two
-// private registers per plane keep programming.
-TEST(ZngOptimisations, WriteOptimisationProgramsFewerPagesAndZngIsLowestOnBoth) {
-    FlashCounts base = run("zng-base", "back");
-    FlashCounts rdopt = run("zng-rdopt", "back");
-    FlashCounts wropt = run("zng-wropt", "back");
-    FlashCounts both = run("zng", "back");
+// back (read ratio 0.57): grouped registers absorb the small writes that two private
+// registers per plane keep programming, with a write-back SRAM L2 (zng-wropt against
+// zng-base) and with the read-only STT-MRAM L2 that sends every store to the flash (zng
+// against zng-rdopt); there the fewer programs also mean fewer pages sensed again. Reads
+// never program a buffered write (III-C), so the registers must be fewer than the pages
+// the small preset writes: one plane per package, 16 planes in all (32 registers with
+// two per plane, 128 with eight).
+TEST(ZngOptimisations, WriteOptimisationProgramsFewerPagesWithEitherL2) {
+    const std::vector<std::string> one_plane = {"flash.dies_per_package=1", "flash.planes_per_die=1"};
+    FlashCounts base = run("zng-base", "back", one_plane);
+    FlashCounts rdopt = run("zng-rdopt", "back", one_plane);
+    FlashCounts wropt = run("zng-wropt", "back", one_plane);
+    FlashCounts both = run("zng", "back", one_plane);
     EXPECT_GT(base.programs, 0.0);
     EXPECT_LT(wropt.programs, base.programs);
-    for (const FlashCounts* other : {&base, &rdopt, &wropt}) {
-        EXPECT_LE(both.programs, other->programs);
-        EXPECT_LE(both.senses, other->senses);
-    }
+    EXPECT_LT(both.programs, rdopt.programs);
+    EXPECT_LT(both.senses, rdopt.senses);
 }
 
 }  // namespace

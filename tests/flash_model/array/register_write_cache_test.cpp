@@ -115,11 +115,14 @@ TEST(RegisterWriteCache, ACleanVictimIsPreferredToAnOlderDirtyOne) {
 // With no background programs (dirty_watermark 1) both registers of plane 0 end dirty
 // (A, B); a write to C must evict one (A, the LRU). With the default watermark the
 // second write already started A's program, so C finds A's register clean: C's data
-// is in after 4 + 19 + 23 cycles instead of after tPROG as well.
+// is in after 4 + 19 + 23 cycles instead of after tPROG as well. (No cache program
+// here: A's register is free only when its program ends.)
 TEST(RegisterWriteCache, BackgroundProgramsSpareAMissTheWait) {
     for (bool background : {false, true}) {
         SCOPED_TRACE(background ? "watermark 0.5" : "watermark 1");
-        Rig rig(small_platform(background ? kWriteCache : "  dirty_watermark: 1\n", kMesh1x2));
+        Rig rig(small_platform(std::string(background ? kWriteCache : "  dirty_watermark: 1\n") +
+                                   "  cache_program: false\n",
+                               kMesh1x2));
         Requester req(rig);
         Plane0 pl{rig, req};
         pl.run(pl.page(0), 128, MemOp::Write);
@@ -134,6 +137,34 @@ TEST(RegisterWriteCache, BackgroundProgramsSpareAMissTheWait) {
             EXPECT_EQ(t, 103 * kMicrosecond + (4 + 19 + 23 + 3) * kCycle);
         }
         EXPECT_EQ(stat(rig, "programs"), background ? 2.0 : 1.0);
+    }
+}
+
+// Cache program (ONFI PROGRAM PAGE CACHE): the evicted page A moves into plane 0's page
+// buffer when its program starts, so C's data enters A's register then, not after tPROG.
+// C is issued: 4 decode + 19 command cycles; A (128 B over a pre-loaded page) is sensed
+// and merged (tR) and its program starts; C's 23 port cycles and 3-cycle acknowledgement
+// run during tPROG, so the controller holds no write 10 us into the program (it would
+// hold C until tPROG ends otherwise), and the run ends with A's program.
+TEST(RegisterWriteCache, ACacheProgramFreesTheRegisterWhenTheProgramStarts) {
+    for (bool cache : {true, false}) {
+        SCOPED_TRACE(cache ? "cache program" : "no cache program");
+        Rig rig(small_platform(std::string("  dirty_watermark: 1\n  cache_program: ") + (cache ? "true" : "false") +
+                                   "\n",
+                               kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        pl.run(pl.page(0), 128, MemOp::Write);
+        pl.run(pl.page(1), 128, MemOp::Write);
+        const Tick start = rig.sim.now();
+        uint32_t writes_held = 99;
+        testing::Probe probe(rig.sim, start + (4 + 19) * kCycle + 13 * kMicrosecond,
+                             [&] { writes_held = rig.zng().backbone().controller(1).write_occupancy(); });
+        const Tick t = pl.run(pl.page(2), 128, MemOp::Write);
+        EXPECT_EQ(writes_held, cache ? 0u : 1u);
+        EXPECT_EQ(t, cache ? (4 + 19) * kCycle + 103 * kMicrosecond
+                           : 103 * kMicrosecond + (4 + 19 + 23 + 3) * kCycle);
+        EXPECT_EQ(stat(rig, "programs"), 1.0);
     }
 }
 

@@ -20,14 +20,15 @@ double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("m
 
 // Two dies, so that a read on die 1 does not wait for programs on die 0. Both queues
 // hold 2: with one shared budget the two queued writes would refuse the read. No
-// background programs (dirty_watermark 1): a write waits for the eviction it needs.
+// background programs (dirty_watermark 1) and no cache program: a write waits for the
+// whole program of the eviction it needs.
 // Writes to plane 0 of die 0 (channel 1): P0 and P1 fill its two registers; P2 and P3
 // then need a register each and wait for programs (tPROG = 100 us), so from then on
 // both sit in the write queue. A write is answered when decoded (4 cycles); a third one
 // is refused; a 4 KiB read on die 1 at +10 us is accepted and costs what it costs on
 // an idle controller: 4 decode + 3 command + tR + 519 port + 515 data cycles.
 TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
-    Rig rig(small_platform("  dirty_watermark: 1\n",
+    Rig rig(small_platform("  dirty_watermark: 1\n  cache_program: false\n",
                            std::string(kMesh1x2) + "  queue_depth: 2\n  write_queue_depth: 2\n", 2, 8, 2, 2));
     Requester req(rig);
     const FlashGeometry& g = rig.zng().geometry();
