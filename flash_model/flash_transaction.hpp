@@ -34,6 +34,7 @@ inline bool is_read(TxnKind k) { return k == TxnKind::DemandRead || k == TxnKind
 enum class MsgKind : uint8_t {
     Command,  // controller -> package (carries write / program data)
     Data,     // package -> controller: read data
+    DataFirst,  // package -> controller: the part of a read its requester waits for, ahead of the rest
     Ack,      // package -> controller: write absorbed, program or erase finished
     Migrate,  // SWnet: a register's page bounced through the controller's buffer
 };

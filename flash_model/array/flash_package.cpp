@@ -502,6 +502,14 @@ void FlashPackage::try_ports() {
         port_wait_.pop_front();
         --free_ports_;
         Cycle cycles = tm.command_cycles + (j.bytes + tm.io_port_width - 1) / tm.io_port_width;
+        if (const uint32_t first = first_part(j.txn); first != 0) {
+            // Critical word first: data output starts at the waited-for column (the
+            // read's column address), then a CHANGE READ COLUMN (05h, 2 column cycles,
+            // E0h: 4 cycles) returns to the start of the unit for the rest (ONFI).
+            const Cycle first_cycles = tm.command_cycles + (first + tm.io_port_width - 1) / tm.io_port_width;
+            events_.push({EvKind::FirstPartOut, j.txn, 0}, iface_.edge_after(now(), first_cycles));
+            cycles += kChangeReadColumnCycles;
+        }
         events_.push({EvKind::PortDone, j.txn, 1}, iface_.edge_after(now(), cycles));
     }
 }
@@ -519,7 +527,14 @@ void FlashPackage::port_done(uint32_t id) {
         return;
     }
     switch (t.kind) {
-        case TxnKind::DemandRead:
+        case TxnKind::DemandRead: {
+            uint32_t bytes = t.bytes;
+            if (const uint32_t first = first_part(id); first != 0) {
+                // With no port of its own (the network is the I/O bus) the first part
+                // leaves now, just ahead of the rest.
+                if (port_is_network_) reply(id, MsgKind::DataFirst, first);
+                bytes -= first;
+            }
             if (t.reg >= 0) {
                 regs_.set_busy(static_cast<uint32_t>(t.reg), false);
             } else {
@@ -527,9 +542,10 @@ void FlashPackage::port_done(uint32_t id) {
                 pl.buffer_reserved = pl.buffer_holding = false;
                 start_array(t.plane);
             }
-            reply(id, MsgKind::Data, t.bytes);
+            reply(id, MsgKind::Data, bytes);
             kick_waiting();
             break;
+        }
         case TxnKind::DemandWrite: {
             const uint32_t reg = static_cast<uint32_t>(t.reg);
             regs_[reg].chunks |= t.chunks;
@@ -551,6 +567,12 @@ void FlashPackage::port_done(uint32_t id) {
             break;
         case TxnKind::Evict: fail("an eviction used an I/O port");
     }
+}
+
+uint32_t FlashPackage::first_part(uint32_t id) const {
+    const FlashTxn& t = sh_.txns[id];
+    if (t.kind != TxnKind::DemandRead || !t.req || t.req->first_bytes == 0 || t.req->first_bytes >= t.bytes) return 0;
+    return t.req->first_bytes;
 }
 
 void FlashPackage::reply(uint32_t id, MsgKind kind, uint32_t payload) {
@@ -589,6 +611,7 @@ void FlashPackage::on_event(Ev& e) {
             break;
         case EvKind::Migrated: migration_done(e.txn); break;
         case EvKind::ProgramStarted: program_started(e.txn); break;
+        case EvKind::FirstPartOut: reply(e.txn, MsgKind::DataFirst, first_part(e.txn)); break;
     }
 }
 

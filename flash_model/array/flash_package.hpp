@@ -87,7 +87,8 @@ private:
         uint64_t buffer_tag = 0;
         ArrayOp running = ArrayOp::Sense;
     };
-    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated, ProgramStarted };
+    enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated, ProgramStarted, FirstPartOut };
+    static constexpr Cycle kChangeReadColumnCycles = 4;
     struct Ev {
         EvKind kind;
         uint32_t txn;
@@ -124,6 +125,9 @@ private:
     // register is clean and free.
     void release_register(uint32_t reg);
     void reply(uint32_t t, MsgKind kind, uint32_t payload);
+    // Bytes of demand read t its requester waits for first (MemRequest::first_bytes), 0
+    // when the read goes out whole.
+    uint32_t first_part(uint32_t t) const;
     void note_write_miss(uint64_t tag);
     void note_read_sense(const FlashTxn& t);
     FlashAddress page_address(uint32_t plane, uint32_t block, uint32_t page) const;

@@ -24,6 +24,8 @@ FlashController::FlashController(Simulator& sim, std::string name, const ClockDo
       write_refusals_(stats().counter("write_refusals", "writes refused because the write queue was full", "requests")),
       combined_writes_(stats().counter("combined_writes",
                                        "writes sent in the command sequence of an earlier write to their page", "requests")),
+      first_parts_(stats().counter("first_parts",
+                                   "reads whose waited-for part was answered ahead of the rest", "requests")),
       read_latency_(stats().average("read_latency", "demand read latency from arrival to answer", "ns")),
       write_latency_(stats().average("write_latency", "demand write latency from arrival to answer (posted)", "ns")) {}
 
@@ -157,6 +159,21 @@ void FlashController::receive(const FlashMessage& m) {
     }
     uint32_t id = m.tag;
     FlashTxn& t = sh_.txns[id];
+    if (m.kind == static_cast<uint8_t>(MsgKind::DataFirst)) {
+        // Critical word first: the waited-for part answers a copy of the request now;
+        // the request itself is answered when the rest has arrived.
+        MemRequest* piece = sim().requests().get();
+        const uint64_t piece_id = piece->id;
+        *piece = *t.req;
+        piece->id = piece_id;
+        piece->first_piece = true;
+        piece->paddr += piece->first_offset;
+        piece->size = piece->first_bytes;
+        piece->mark(Stage::MediumDone, now());
+        ++first_parts_;
+        send_response(piece);
+        return;
+    }
     uint32_t p = plane_of(t.addr);
     if (is_firmware(t.kind)) {
         --planes_[p].firmware_issued;

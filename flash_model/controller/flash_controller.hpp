@@ -83,6 +83,7 @@ private:
     Counter& refusals_;
     Counter& write_refusals_;
     Counter& combined_writes_;
+    Counter& first_parts_;
     Average& read_latency_;
     Average& write_latency_;
 };

@@ -257,6 +257,8 @@ int L2Bank::convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, ui
     mshr_.release(e);
     const int ue = mshr_.allocate(kUnitKey | u, kUnitEntry);
     f->vaddr -= f->paddr - paddr;
+    f->first_offset = static_cast<uint32_t>(f->paddr - paddr);  // the demand line
+    f->first_bytes = cfg_.line;
     f->paddr = paddr;
     f->size = bytes;
     f->tag = (static_cast<uint64_t>(ue) << 2) | kUnit;
@@ -465,6 +467,13 @@ void L2Bank::recv_retry(RequestPort&) {
 }
 
 void L2Bank::recv_response(MemRequest* r, RequestPort&) {
+    if (r->first_piece) {
+        // The demand line of a unit fetch, ahead of the rest (critical word first): the
+        // unit is still in flight.
+        l2_.unit_first_arrived(static_cast<uint32_t>(mshr_.key(static_cast<int>(r->tag >> 2)) & ~kUnitKey), *r);
+        sim().requests().put(r);
+        return;
+    }
     --mem_in_flight_;
     if (!own(r)) {  // a bypassed store, acknowledged by memory
         respond(r, 0);

@@ -37,6 +37,8 @@ L2Cache::L2Cache(Simulator& sim, const std::string& name, const ClockDomain& clo
     flushes_ = &g.counter("flushes", "application flushes requested (before a merge)", "flushes");
     flushed_lines_ = &g.counter("flushed_lines", "dirty lines written back by application flushes", "lines");
     unit_merges_ = &g.counter("unit_merges", "demand misses that waited on a unit fetch in flight, all banks", "misses");
+    first_lines_ = &g.counter("unit_first_lines",
+                              "demand lines of unit fetches the memory delivered ahead of the rest of the unit", "lines");
     flush_invalidations_ =
         &g.counter("flush_invalidations", "lines invalidated by application flushes, clean or dirty", "lines");
 }
@@ -77,6 +79,7 @@ L2PrefetchSink::UnitResult L2Cache::prefetch_unit(uint64_t first_line, uint32_t 
     f.first_line = first_line;
     f.demand_line = demand;
     f.pending = mask;
+    f.demand_delivered = false;
     f.home = map_.bank(cause.paddr);
     f.cause = cause;
     f.waiters.clear();
@@ -99,17 +102,34 @@ L2Cache::UnitMerge L2Cache::merge_into_unit(uint64_t line, MemRequest* r) {
     return UnitMerge::Merged;
 }
 
-void L2Cache::unit_arrived(uint32_t u, const MemRequest& fill) {
-    UnitFetch& f = units_[u];
+void L2Cache::stamp_demand(UnitFetch& f, const MemRequest& from) {
     // The demand miss that caused the unit owns the transaction's journey to memory and back.
     for (auto& [line, r] : f.waiters)
         if (line == f.demand_line) {
             for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
-                if (fill.stamp[s]) r->stamp[s] = fill.stamp[s];
+                if (from.stamp[s]) r->stamp[s] = from.stamp[s];
             break;
         }
+}
+
+void L2Cache::unit_first_arrived(uint32_t u, const MemRequest& piece) {
+    UnitFetch& f = units_[u];
+    stamp_demand(f, piece);
+    f.demand_delivered = true;
+    ++*first_lines_;
+    banks_[map_.bank(f.demand_line << line_shift_)]->unit_line_arrived(u, f.demand_line);
+}
+
+void L2Cache::unit_arrived(uint32_t u, const MemRequest& fill) {
+    UnitFetch& f = units_[u];
+    uint64_t lines = f.pending;
+    if (f.demand_delivered) {
+        lines &= ~(uint64_t{1} << (f.demand_line - f.first_line));
+    } else {
+        stamp_demand(f, fill);
+    }
     // Lines of a page are interleaved over the banks: each owner writes its own lines.
-    for (uint64_t m = f.pending; m; m &= m - 1) {
+    for (uint64_t m = lines; m; m &= m - 1) {
         const uint64_t line = f.first_line + static_cast<uint64_t>(std::countr_zero(m));
         banks_[map_.bank(line << line_shift_)]->unit_line_arrived(u, line);
     }

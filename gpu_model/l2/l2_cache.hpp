@@ -23,6 +23,7 @@ public:
         uint64_t first_line = 0;
         uint64_t demand_line = 0;
         uint64_t pending = 0;    // bit i: line first_line + i fetched, not installed yet
+        bool demand_delivered = false;  // the demand line came ahead of the unit
         uint32_t home = 0;       // issuing bank, whose MSHR entry the unit holds
         int mshr = -1;
         MemRequest cause;        // the demand miss (app, PC, warp: what a fill is charged to)
@@ -58,6 +59,8 @@ public:
     const UnitFetch& unit(uint32_t u) const { return units_[u]; }
     // The unit's data reached its issuing bank: every line goes to its owner bank.
     void unit_arrived(uint32_t u, const MemRequest& fill);
+    // The memory sent the unit's demand line ahead of the rest (MemRequest::first_piece).
+    void unit_first_arrived(uint32_t u, const MemRequest& piece);
     // An owner bank wrote (or found valid) one line of the unit and answered its waiters.
     void unit_line_done(uint32_t u, uint64_t line);
     uint64_t units_in_flight() const { return units_.size() - free_units_.size(); }
@@ -82,6 +85,10 @@ private:
     std::vector<uint32_t> free_units_;
     FixedHashMap<uint32_t> unit_lines_;  // line still to be installed -> unit
     Counter* unit_merges_ = nullptr;
+    Counter* first_lines_ = nullptr;
+    // Gives the demand miss of unit f the stages of its journey to memory (from the
+    // response that brought its line).
+    void stamp_demand(UnitFetch& f, const MemRequest& from);
     Counter* flushes_ = nullptr;
     Counter* flushed_lines_ = nullptr;
     Counter* flush_invalidations_ = nullptr;

@@ -57,6 +57,12 @@ struct MemRequest {
     uint32_t sector_mask = 0;   // 32 B sectors of the line touched
     MemOp op = MemOp::Read;
     bool local = false;         // a warp's local-memory access (the L1 caches it write-back)
+    // Critical word first: a multi-line read may name the part its requester waits for
+    // (first_bytes at first_offset from paddr). A memory that can, answers that part
+    // first with a copy of the request marked first_piece, then the whole request.
+    bool first_piece = false;
+    uint32_t first_offset = 0;
+    uint32_t first_bytes = 0;   // 0: no part is waited for first
     std::array<Tick, kStageCount> stamp{};  // 0 = stage not passed
     void* context = nullptr;  // owned by the originator (e.g. its MSHR entry)
     uint64_t tag = 0;         // free for the originator

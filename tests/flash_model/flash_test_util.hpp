@@ -31,16 +31,26 @@ public:
     explicit Requester(Rig& rig) : rig_(rig), port_(*this, "test.port") { port_.bind(rig.backend->port(0)); }
 
     // Queues a request; sent at once if the back end accepts it, else after a retry.
-    void issue(uint64_t paddr, uint32_t size, MemOp op) {
+    // first_bytes > 0: the part at first_offset is waited for first (critical word first).
+    void issue(uint64_t paddr, uint32_t size, MemOp op, uint32_t first_offset = 0, uint32_t first_bytes = 0) {
         MemRequest* r = rig_.sim.requests().get();
         r->paddr = paddr;
         r->size = size;
         r->op = op;
+        r->first_offset = first_offset;
+        r->first_bytes = first_bytes;
         r->tag = next_tag_++;
         pending_.push_back(r);
         pump();
     }
     void recv_response(MemRequest* r, RequestPort&) override {
+        if (r->first_piece) {
+            first_at.resize(std::max<size_t>(first_at.size(), r->tag + 1), 0);
+            first_at[r->tag] = rig_.sim.now();
+            first_piece_addr = r->paddr;
+            rig_.sim.requests().put(r);
+            return;
+        }
         done_at.resize(std::max<size_t>(done_at.size(), r->tag + 1), 0);
         done_at[r->tag] = rig_.sim.now();
         ++completed;
@@ -49,7 +59,9 @@ public:
     }
     void recv_retry(RequestPort&) override { pump(); }
 
-    std::vector<Tick> done_at;  // completion tick by issue order
+    std::vector<Tick> done_at;   // completion tick by issue order
+    std::vector<Tick> first_at;  // arrival of the first part, by issue order (0: none)
+    uint64_t first_piece_addr = 0;
     uint64_t completed = 0;
     std::function<void()> on_done;
 

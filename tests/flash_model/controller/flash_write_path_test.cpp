@@ -100,5 +100,33 @@ TEST(CombinedWrites, StoresToOnePageAreOneCommandSequence) {
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
+// Critical word first (ONFI: data output starts at the READ's column address; CHANGE
+// READ COLUMN, 4 cycles, moves to another): a 4 KiB read of an idle plane that waits
+// for its 128 B at offset 1024 gets them after 4 decode + 3 command cycles, tR, 7 + 16
+// port cycles and 16 + 1 + 2 network cycles = tR + 49 cycles; the whole read ends after
+// 4 + 3, tR, 7 + 16 + 4 + 3968 / 8 = 523 port cycles and 496 + 1 + 2 network cycles for
+// the other 3968 B = tR + 1029 cycles (sent whole: tR + 4 + 3 + 519 + 515 = tR + 1041).
+TEST(CriticalWordFirst, TheWaitedForLineLeavesAheadOfTheUnit) {
+    for (bool first : {true, false}) {
+        SCOPED_TRACE(first ? "first part named" : "whole read");
+        Rig rig(small_platform("", kMesh1x2));
+        Requester req(rig);
+        const uint64_t page = rig.zng().geometry().encode(FlashAddress{1, 0, 0, 0, 1, 0});
+        req.issue(page, 4096, MemOp::Read, 1024, first ? 128 : 0);
+        rig.sim.run();
+        ASSERT_EQ(req.completed, 1u);
+        if (first) {
+            ASSERT_EQ(req.first_at.size(), 1u);
+            EXPECT_EQ(req.first_at[0], 3 * kMicrosecond + 49 * kCycle);
+            EXPECT_EQ(req.first_piece_addr, page + 1024);
+            EXPECT_EQ(req.done_at[0], 3 * kMicrosecond + 1029 * kCycle);
+            EXPECT_EQ(stat(rig, "controller1.first_parts"), 1.0);
+        } else {
+            EXPECT_TRUE(req.first_at.empty());
+            EXPECT_EQ(req.done_at[0], 3 * kMicrosecond + 1041 * kCycle);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace zng::flash
