@@ -82,7 +82,61 @@ void L2Bank::occupy(uint32_t cycles) {
     busy_cycles_ += cycles ? cycles : 1;
 }
 
+void L2Bank::array_read() { occupy(1); }
+
+void L2Bank::array_write() {
+    if (cfg_.ports == L2Config::Ports::Shared) {
+        occupy(cfg_.write_latency);
+        return;
+    }
+    write_free_ = edge_.edge_after(now(), 1);
+    ++busy_cycles_;
+}
+
+void L2Bank::array_rmw() {
+    if (cfg_.ports == L2Config::Ports::Shared) {
+        occupy(cfg_.write_latency);
+        return;
+    }
+    array_read();
+    array_write();
+}
+
+void L2Bank::tick_read_write() {
+    // One fill on the write port and one request on the read port per cycle; a request
+    // that writes the array (store, atomic) also needs the write port.
+    if (now() >= write_free_) {
+        if (!fills_.empty()) {
+            MemRequest* f = fills_.front();
+            fills_.pop_front();
+            fill(f);
+        } else if (!unit_fills_.empty()) {
+            const UnitLine ul = unit_fills_.front();
+            unit_fills_.pop_front();
+            install_unit_line(ul);
+        }
+    }
+    if (now() >= busy_until_ && !input_.empty() && !stalled_ &&
+        (input_.front()->op == MemOp::Read || now() >= write_free_)) {
+        if (serve(input_.front())) {
+            input_.pop_front();
+            if (refused_) {
+                refused_ = false;
+                cpu_port_.retry();
+            }
+        } else {
+            stalled_ = true;
+        }
+    }
+    if (!fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_))
+        sim().schedule(tick_ev_, edge_.edge_after(now(), 1));
+}
+
 void L2Bank::tick() {
+    if (cfg_.ports == L2Config::Ports::ReadWrite) {
+        tick_read_write();
+        return;
+    }
     if (now() < busy_until_) {
         sim().schedule(tick_ev_, busy_until_);
         return;
@@ -125,7 +179,7 @@ bool L2Bank::serve(MemRequest* r) {
             l->accessed = true;
             policy_.on_access(*r, l);
             respond(r, cfg_.read_latency);
-            occupy(1);
+            array_read();
             return true;
         case MemOp::Write:
         case MemOp::Writeback:
@@ -136,14 +190,14 @@ bool L2Bank::serve(MemRequest* r) {
                 // the back end refuses holds up no read (V-B: small writes are buffered).
                 if (!write_room(l && l->dirty && !policy_.bypass_hit_updates() ? 2 : 1)) return false;
                 ++bypassed_writes_;
-                uint32_t busy = 1;
+                bool written = false;
                 if (l) {
                     // Paper I: "ZnG constructs L2 cache as a read-only cache": the store's
                     // line must not stay stale here.
                     if (policy_.bypass_hit_updates()) {
                         ++bypass_updates_;
                         tags_.touch(set, static_cast<uint32_t>(way));
-                        busy = cfg_.write_latency;  // the data is written into the array
+                        written = true;  // the data is written into the array
                     } else {
                         ++bypass_invalidations_;
                         if (l->dirty) writeback(*l);  // the line's other bytes, ahead of the store
@@ -152,7 +206,11 @@ bool L2Bank::serve(MemRequest* r) {
                     }
                 }
                 send_to_memory(r);
-                occupy(busy);
+                if (written) {
+                    array_write();
+                } else {
+                    array_read();
+                }
                 return true;
             }
             if (l) {
@@ -164,7 +222,7 @@ bool L2Bank::serve(MemRequest* r) {
                 l->accessed = true;
                 policy_.on_access(*r, l);
                 respond(r, cfg_.write_latency);
-                occupy(cfg_.write_latency);
+                array_write();
                 return true;
             }
             if (r->sector_mask == full_sector_mask(cfg_.line) && mshr_.find(line) == MshrTable::kNone) {
@@ -177,7 +235,7 @@ bool L2Bank::serve(MemRequest* r) {
                 nl.accessed = true;
                 policy_.on_access(*r, nullptr);
                 respond(r, cfg_.write_latency);
-                occupy(cfg_.write_latency);
+                array_write();
                 return true;
             }
             return miss(r, line);
@@ -190,7 +248,7 @@ bool L2Bank::serve(MemRequest* r) {
             l->accessed = true;
             policy_.on_access(*r, l);
             respond(r, cfg_.read_latency + cfg_.write_latency);
-            occupy(cfg_.write_latency);
+            array_rmw();
             return true;
         default:
             throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " request from the crossbar");
@@ -290,11 +348,11 @@ void L2Bank::install_unit_line(const UnitLine& ul) {
         l = &allocate(set, ul.line, uf.cause);
         l->prefetched = prefetched;
         policy_.on_fill(*l, prefetched);
-        occupy(cfg_.write_latency);  // the fill writes the array
+        array_write();  // the fill writes the array
     } else {
         // Valid already (a whole-line store allocated it): newer than the unit's copy.
         l = &tags_.at(set, static_cast<uint32_t>(way));
-        occupy(1);
+        array_read();
     }
     for (const auto& [line, r] : uf.waiters)
         if (line == ul.line) answer(*l, r);
@@ -381,7 +439,7 @@ void L2Bank::fill(MemRequest* f) {
     mshr_.release(e);
     mshr_occupancy_.set(mshr_.in_use(), now());
     sim().requests().put(f);
-    occupy(cfg_.write_latency);  // the fill writes the array
+    array_write();  // the fill writes the array
     unstall();
 }
 

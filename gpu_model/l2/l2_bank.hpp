@@ -98,6 +98,12 @@ private:
     void writeback(const TagLine& victim);
     void respond(MemRequest* r, uint32_t delay);
     void occupy(uint32_t cycles);
+    // Array accesses, costed by the bank's ports (L2Config::ports): a tag/data read, a
+    // write of a line (fill, store), and an atomic's read-modify-write.
+    void array_read();
+    void array_write();
+    void array_rmw();
+    void tick_read_write();
     void send_to_memory(MemRequest* r);
     void try_send();
     void unstall();
@@ -125,7 +131,8 @@ private:
     uint32_t mem_reserved_ = 0;  // read-queue slots promised to fetches in lookup
     uint64_t mem_in_flight_ = 0;
     uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
-    Tick busy_until_ = 0;
+    Tick busy_until_ = 0;                         // shared port
+    Tick read_free_ = 0, write_free_ = 0;         // read_write ports
     bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot
     bool refused_ = false;   // the crossbar holds a refused request
     TimedQueue<MemRequest*> responses_;

@@ -23,9 +23,11 @@ const ComponentSchema& L2Config::schema() {
                              "array technology: sets the default write latency (sram 1 cycle, stt_mram 5 cycles)"),
                 uint_param("read_latency", "1", "tag + data read latency, GPU cycles", 0, 100000),
                 uint_param("write_latency", "0",
-                           "array write latency in GPU cycles; writes and fills hold the bank this long; 0 = the "
-                           "technology's (sram 1, stt_mram 5)",
-                           0, 100000),
+                           "array write latency in GPU cycles; 0 = the technology's (sram 1, stt_mram 5)", 0, 100000),
+                choice_param("ports", "shared", {"shared", "read_write"},
+                             "bank array ports: shared (one port; a read holds it 1 cycle, a write or fill "
+                             "write_latency cycles) or read_write (a read and a write port, each held 1 cycle per "
+                             "access, latencies pipelined, as MacSim's cache banks)"),
                 typed_param("interleave", ParamType::Size, "256B",
                             "contiguous physical bytes mapped to one bank before moving to the next", 32,
                             static_cast<double>(uint64_t{1} << 30)),
@@ -47,6 +49,7 @@ L2Config L2Config::from(const Params& p) {
     c.ways = p.u32("ways");
     c.line = static_cast<uint32_t>(p.size("line"));
     c.technology = p.str("technology") == "stt_mram" ? ArrayTechnology::SttMram : ArrayTechnology::Sram;
+    c.ports = p.str("ports") == "read_write" ? L2Config::Ports::ReadWrite : L2Config::Ports::Shared;
     c.read_latency = p.u32("read_latency");
     c.write_latency = p.u32("write_latency");
     if (c.write_latency == 0) c.write_latency = c.technology == ArrayTechnology::SttMram ? 5 : 1;

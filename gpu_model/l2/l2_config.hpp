@@ -16,7 +16,11 @@ struct L2Config {
     uint32_t line = 128;
     ArrayTechnology technology = ArrayTechnology::Sram;
     uint32_t read_latency = 1;   // cycles
-    uint32_t write_latency = 1;  // cycles; writes and fills hold the bank this long
+    uint32_t write_latency = 1;  // cycles
+    // Shared: one array port, held by a read 1 cycle and by a write or fill write_latency
+    // cycles. ReadWrite: a read port and a write port, each held 1 cycle per access, the
+    // latencies pipelined (MacSim's cache-bank ports, the paper's GPU simulator).
+    enum class Ports : uint8_t { Shared, ReadWrite } ports = Ports::Shared;
     uint64_t interleave = 256;   // bytes of contiguous physical address per bank
     uint32_t mshr_entries = 64;  // per bank
     uint32_t mshr_merge = 16;

@@ -16,11 +16,12 @@ namespace {
 
 // Answer cycles of: a full-line write to A at 0, a read of A at 0, a read miss of X at
 // 20 (memory 10 cycles), a read of A at 32.
-std::vector<Cycle> occupancy_run(const char* technology) {
+std::vector<Cycle> occupancy_run(const char* technology, const char* ports = "shared") {
     register_gpu_model_components();
     Simulator sim;
     ClockDomain clock("gpu", 1'000'000'000);
-    auto node = parse_config_text(std::string("l2: {banks: 1, size: 64KiB, technology: ") + technology + "}", "t");
+    auto node = parse_config_text(
+        std::string("l2: {banks: 1, size: 64KiB, technology: ") + technology + ", ports: " + ports + "}", "t");
     L2Config cfg = L2Config::from(Params(node.find("l2"), L2Config::schema(), "l2"));
     L2Cache l2(sim, "l2", clock, cfg);
     FixedLatencyBackend memory(sim, clock, 1, 10);
@@ -46,6 +47,15 @@ TEST(L2Bank, SttMramWritesAndFillsHoldTheBankForTheWriteLatency) {
     // its fill arrives at 31, data forwarded at once (31), and the fill holds the bank
     // 31..36; the read of A at 32 is served at 36 and answered at 37.
     EXPECT_EQ(occupancy_run("stt_mram"), (std::vector<Cycle>{5, 6, 31, 37}));
+}
+
+TEST(L2Bank, SeparateReadAndWritePortsPipelineTheWriteLatency) {
+    // MacSim's cache-bank ports: a write holds the write port 1 cycle, a read the read
+    // port 1 cycle, latencies as before. The write of A is served at 0 and acknowledged
+    // at 5; the read of A is served at 1 (one request per cycle from the input queue) on
+    // the free read port and answered at 2; the miss of X as before (31); its fill takes
+    // the write port at 31, so the read of A at 32 is answered at 33.
+    EXPECT_EQ(occupancy_run("stt_mram", "read_write"), (std::vector<Cycle>{5, 2, 31, 33}));
 }
 
 TEST(L2Bank, SramWritesTakeOneCycle) {
