@@ -102,34 +102,44 @@ void L2Bank::array_rmw() {
     array_write();
 }
 
+bool L2Bank::install_next_fill() {
+    if (!fills_.empty()) {
+        MemRequest* f = fills_.front();
+        fills_.pop_front();
+        fill(f);
+        return true;
+    }
+    if (!unit_fills_.empty()) {
+        const UnitLine ul = unit_fills_.front();
+        unit_fills_.pop_front();
+        install_unit_line(ul);
+        return true;
+    }
+    return false;
+}
+
+void L2Bank::serve_next_input() {
+    if (serve(input_.front())) {
+        input_.pop_front();
+        if (refused_) {
+            refused_ = false;
+            cpu_port_.retry();
+        }
+    } else {
+        stalled_ = true;
+    }
+}
+
+bool L2Bank::work_left() const { return !fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_); }
+
 void L2Bank::tick_read_write() {
     // One fill on the write port and one request on the read port per cycle; a request
     // that writes the array (store, atomic) also needs the write port.
-    if (now() >= write_free_) {
-        if (!fills_.empty()) {
-            MemRequest* f = fills_.front();
-            fills_.pop_front();
-            fill(f);
-        } else if (!unit_fills_.empty()) {
-            const UnitLine ul = unit_fills_.front();
-            unit_fills_.pop_front();
-            install_unit_line(ul);
-        }
-    }
+    if (now() >= write_free_) install_next_fill();
     if (now() >= busy_until_ && !input_.empty() && !stalled_ &&
-        (input_.front()->op == MemOp::Read || now() >= write_free_)) {
-        if (serve(input_.front())) {
-            input_.pop_front();
-            if (refused_) {
-                refused_ = false;
-                cpu_port_.retry();
-            }
-        } else {
-            stalled_ = true;
-        }
-    }
-    if (!fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_))
-        sim().schedule(tick_ev_, edge_.edge_after(now(), 1));
+        (input_.front()->op == MemOp::Read || now() >= write_free_))
+        serve_next_input();
+    if (work_left()) sim().schedule(tick_ev_, edge_.edge_after(now(), 1));
 }
 
 void L2Bank::tick() {
@@ -141,27 +151,8 @@ void L2Bank::tick() {
         sim().schedule(tick_ev_, busy_until_);
         return;
     }
-    if (!fills_.empty()) {
-        MemRequest* f = fills_.front();
-        fills_.pop_front();
-        fill(f);
-    } else if (!unit_fills_.empty()) {
-        const UnitLine ul = unit_fills_.front();
-        unit_fills_.pop_front();
-        install_unit_line(ul);
-    } else if (!input_.empty() && !stalled_) {
-        if (serve(input_.front())) {
-            input_.pop_front();
-            if (refused_) {
-                refused_ = false;
-                cpu_port_.retry();
-            }
-        } else {
-            stalled_ = true;
-        }
-    }
-    if (!fills_.empty() || !unit_fills_.empty() || (!input_.empty() && !stalled_))
-        sim().schedule(tick_ev_, std::max(busy_until_, edge_.edge_after(now(), 1)));
+    if (!install_next_fill() && !input_.empty() && !stalled_) serve_next_input();
+    if (work_left()) sim().schedule(tick_ev_, std::max(busy_until_, edge_.edge_after(now(), 1)));
 }
 
 // ---- lookups ------------------------------------------------------------------------

@@ -104,6 +104,10 @@ private:
     void array_write();
     void array_rmw();
     void tick_read_write();
+    // Installs the oldest waiting fill or unit line; false when none waits.
+    bool install_next_fill();
+    void serve_next_input();  // the head of input_ (stalls the bank when it must wait)
+    bool work_left() const;
     void send_to_memory(MemRequest* r);
     void try_send();
     void unstall();
