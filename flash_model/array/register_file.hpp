@@ -113,8 +113,10 @@ private:
     bool in_group(uint32_t r, uint32_t plane) const {
         return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
     }
-    void drop(FlashRegister& g);  // invalidates g and its index entry
+    void drop(uint32_t r);  // invalidates register r and its index entry
     bool program_held(uint32_t r) const;
+    // victim() with package grouping under a policy that keeps an order.
+    int victim_in_order();
     // Keeps the unflushed / programming counts in step with register r's flags.
     void count(uint32_t r, int sign);
     uint32_t per_plane_;
@@ -126,6 +128,7 @@ private:
     uint32_t idle_ = 0;                    // idle registers in the package
     std::vector<uint32_t> clean_idle_in_plane_;  // idle and not dirty (empty or clean), by home plane
     uint32_t clean_idle_ = 0;                    // the same in the package
+    uint32_t empty_idle_ = 0;                    // idle and not valid, in the package
     std::vector<uint32_t> unflushed_in_plane_, programming_in_plane_;  // by home plane
     uint32_t unflushed_ = 0, programming_ = 0;
     std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)

@@ -22,6 +22,18 @@ public:
     // policy's state exactly as one choose() call would, whatever the candidates, and
     // returns true. A policy that cannot do so returns false, and the search is run.
     virtual bool skip_choice() { return false; }
+
+    // A policy whose choice among any candidates is the first of them in one order of
+    // all registers that it keeps (and whose choice moves no state) says so, and lets a
+    // search walk that order and stop at the first register it may take, instead of
+    // listing every candidate and asking about each (a package holds up to 512
+    // registers, and whether a dirty one may be programmed is a question to the FTL).
+    // Past the last register the walk gets kEndOfOrder. Other policies (random) keep no
+    // such order.
+    static constexpr uint32_t kEndOfOrder = UINT32_MAX;
+    virtual bool keeps_order() const { return false; }
+    virtual uint32_t first_in_order() const { return kEndOfOrder; }
+    virtual uint32_t next_in_order(uint32_t /*reg*/) const { return kEndOfOrder; }
 };
 
 using RegisterReplacementSlot = Slot<RegisterReplacementPolicy>;
