@@ -11,6 +11,7 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
       policy_(std::move(policy)),
       regs_(planes * per_plane),
       busy_(regs_.size(), 0),
+      state_(regs_.size(), 0),
       idle_in_plane_(planes, per_plane),
       idle_(static_cast<uint32_t>(regs_.size())),
       clean_idle_in_plane_(planes, per_plane),
@@ -29,6 +30,7 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
 void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     if (busy_[r] == static_cast<uint8_t>(b)) return;
     busy_[r] = b;
+    set_state(r, kBusy, b);
     if (!regs_[r].valid) empty_idle_ += b ? UINT32_MAX : 1u;
     uint32_t& plane_idle = idle_in_plane_[regs_[r].home_plane];
     const uint32_t step = b ? UINT32_MAX : 1u;  // -1 or +1
@@ -90,11 +92,11 @@ int FlashRegisterFile::victim_in_order() {
         for (uint32_t r = 0; r < regs_.size(); ++r)
             if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
     const bool clean = clean_idle_ > 0;  // no empty idle register is left: these are clean
+    const uint8_t want = clean ? kValid : kValid | kDirty;
+    const uint32_t* next = policy_->next_in_order();
     int first_held = -1;
-    for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder;
-         r = policy_->next_in_order(r)) {
-        const FlashRegister& g = regs_[r];
-        if (busy_[r] || !g.valid || g.dirty != !clean) continue;
+    for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r]) {
+        if ((state_[r] & (kValid | kDirty | kBusy)) != want) continue;
         if (clean || !program_held(r)) return static_cast<int>(r);
         if (first_held < 0) first_held = static_cast<int>(r);
     }
@@ -115,12 +117,11 @@ int FlashRegisterFile::dirty_victim(uint32_t plane) {
     if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) {
         // The policy's first candidate whose program can start: the same choice as the
         // search below, asking the FTL only about the candidates before it.
-        for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder;
-             r = policy_->next_in_order(r)) {
-            const FlashRegister& g = regs_[r];
-            if (r != open && !busy_[r] && g.valid && g.dirty && !g.programming && !program_held(r))
+        const uint32_t* next = policy_->next_in_order();
+        for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r])
+            if ((state_[r] & (kValid | kDirty | kBusy | kProgramming)) == (kValid | kDirty) && r != open &&
+                !program_held(r))
                 return static_cast<int>(r);
-        }
         return -1;
     }
     candidates_.clear();
@@ -140,6 +141,7 @@ void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
     if (!g.valid && !busy_[r]) --empty_idle_;
     g.tag = tag;
     g.valid = true;
+    set_state(r, kValid, true);
     g.chunks = 0;
     index_.put(tag, r);
     policy_->on_fill(r);
@@ -166,18 +168,21 @@ void FlashRegisterFile::set_dirty(uint32_t r, bool d) {
         clean_idle_ += step;
     }
     regs_[r].dirty = d;
+    set_state(r, kDirty, d);
     count(r, +1);
 }
 
 void FlashRegisterFile::set_programming(uint32_t r, bool p) {
     count(r, -1);
     regs_[r].programming = p;
+    set_state(r, kProgramming, p);
     count(r, +1);
 }
 
 void FlashRegisterFile::drop(uint32_t r) {
     index_.erase(regs_[r].tag);
     regs_[r].valid = false;
+    set_state(r, kValid, false);
     if (!busy_[r]) ++empty_idle_;
 }
 

@@ -124,6 +124,13 @@ private:
     std::unique_ptr<RegisterReplacementPolicy> policy_;
     std::vector<FlashRegister> regs_;
     std::vector<uint8_t> busy_;
+    // The valid, dirty, busy and programming flags of each register in one byte, for
+    // the walks of victim_in_order() and dirty_victim() over up to 512 registers.
+    enum : uint8_t { kValid = 1, kDirty = 2, kBusy = 4, kProgramming = 8 };
+    std::vector<uint8_t> state_;
+    void set_state(uint32_t r, uint8_t flag, bool on) {
+        state_[r] = on ? static_cast<uint8_t>(state_[r] | flag) : static_cast<uint8_t>(state_[r] & ~flag);
+    }
     std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
     uint32_t idle_ = 0;                    // idle registers in the package
     std::vector<uint32_t> clean_idle_in_plane_;  // idle and not dirty (empty or clean), by home plane

@@ -42,7 +42,7 @@ public:
     bool skip_choice() override { return true; }  // choose() changes nothing
     bool keeps_order() const override { return true; }
     uint32_t first_in_order() const override { return head_; }
-    uint32_t next_in_order(uint32_t r) const override { return next_[r]; }
+    const uint32_t* next_in_order() const override { return next_.data(); }
 
 private:
     void stamp(uint32_t r) {

@@ -33,7 +33,9 @@ public:
     static constexpr uint32_t kEndOfOrder = UINT32_MAX;
     virtual bool keeps_order() const { return false; }
     virtual uint32_t first_in_order() const { return kEndOfOrder; }
-    virtual uint32_t next_in_order(uint32_t /*reg*/) const { return kEndOfOrder; }
+    // The register after each register in that order (valid while no register is
+    // filled or accessed), or null.
+    virtual const uint32_t* next_in_order() const { return nullptr; }
 };
 
 using RegisterReplacementSlot = Slot<RegisterReplacementPolicy>;
