@@ -132,6 +132,26 @@ TEST(FlashRegisterFile, LruSearchTakesARegisterEmptiedByAnEraseBeforeTheOldestCl
     EXPECT_EQ(regs.victim(0), 1);
 }
 
+TEST(FlashRegisterFile, FifoSearchKeepsFillOrderWhateverTheAccesses) {
+    register_replacement_policies();
+    // One plane of 3 registers grouped per package; fills in order 0, 1, 2, then
+    // accesses to 0 and 1. FIFO stamps only fills: the oldest fill, 0, is the victim
+    // (LRU would give 2, the one not accessed since its fill).
+    auto make = [](const char* policy) {
+        FlashRegisterFile f(1, 3, RegisterGrouping::Package, register_replacement_slot().create(nullptr, "r", policy));
+        for (uint32_t r = 0; r < 3; ++r) f.fill(r, FlashRegisterFile::make_tag(0, 9, r));
+        f.touch(0);
+        f.touch(1);
+        return f;
+    };
+    FlashRegisterFile fifo = make("fifo"), lru = make("lru");
+    EXPECT_EQ(fifo.victim(0), 0);
+    EXPECT_EQ(lru.victim(0), 2);
+    // Register 0 refilled: it is now the newest fill, and 1 the oldest.
+    fifo.fill(0, FlashRegisterFile::make_tag(0, 9, 7));
+    EXPECT_EQ(fifo.victim(0), 1);
+}
+
 TEST(FlashRegisterFile, NoCleanIdleFollowsBusyAndDirtyRegisters) {
     std::vector<uint32_t> offered;
     // 2 planes x 2 registers grouped per plane: registers 0, 1 serve plane 0.
