@@ -11,8 +11,11 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
       policy_(std::move(policy)),
       regs_(planes * per_plane),
       busy_(regs_.size(), 0),
+      state_(regs_.size(), 0),
       idle_in_plane_(planes, per_plane),
       idle_(static_cast<uint32_t>(regs_.size())),
+      clean_idle_(static_cast<uint32_t>(regs_.size())),
+      empty_idle_(static_cast<uint32_t>(regs_.size())),
       unflushed_in_plane_(planes, 0),
       last_written_in_plane_(planes, UINT32_MAX),
       index_(regs_.size()) {
@@ -25,10 +28,13 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
 void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     if (busy_[r] == static_cast<uint8_t>(b)) return;
     busy_[r] = b;
+    set_state(r, kBusy, b);
+    if (!regs_[r].valid) empty_idle_ += b ? UINT32_MAX : 1u;
     uint32_t& plane_idle = idle_in_plane_[regs_[r].home_plane];
     const uint32_t step = b ? UINT32_MAX : 1u;  // -1 or +1
     plane_idle += step;
     idle_ += step;
+    if (!regs_[r].dirty) clean_idle_ += step;
 }
 
 int FlashRegisterFile::victim(uint32_t plane) {
@@ -36,6 +42,7 @@ int FlashRegisterFile::victim(uint32_t plane) {
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
+    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) return victim_in_order();
     // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
     // one whose program is held by a merge keeps the register until the merge ends.
     // One scan sorts the idle registers of the group into clean and dirty (in register
@@ -64,6 +71,25 @@ int FlashRegisterFile::victim(uint32_t plane) {
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
+int FlashRegisterFile::victim_in_order() {
+    // The same choice as the search below, found by walking the policy's order: the
+    // first empty idle register, else the policy's first clean idle one, else its first
+    // dirty idle one whose program can start, else its first dirty idle one.
+    if (empty_idle_ > 0)
+        for (uint32_t r = 0; r < regs_.size(); ++r)
+            if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
+    const bool clean = clean_idle_ > 0;  // no empty idle register is left: these are clean
+    const uint8_t want = clean ? kValid : kValid | kDirty;
+    const uint32_t* next = policy_->next_in_order();
+    int first_held = -1;
+    for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r]) {
+        if ((state_[r] & (kValid | kDirty | kBusy)) != want) continue;
+        if (clean || !program_held(r)) return static_cast<int>(r);
+        if (first_held < 0) first_held = static_cast<int>(r);
+    }
+    return first_held;
+}
+
 bool FlashRegisterFile::program_held(uint32_t r) const { return program_held_ && program_held_(regs_[r].tag); }
 
 void FlashRegisterFile::note_written(uint32_t r) {
@@ -75,6 +101,16 @@ int FlashRegisterFile::dirty_victim(uint32_t plane) {
     // Paper V-B: "ZnG can buffer the small write requests in both the L2 cache and flash
     // registers": the register taking the current stores keeps buffering them.
     const uint32_t open = grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
+    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) {
+        // The policy's first candidate whose program can start: the same choice as the
+        // search below, asking the FTL only about the candidates before it.
+        const uint32_t* next = policy_->next_in_order();
+        for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r])
+            if ((state_[r] & (kValid | kDirty | kBusy | kProgramming)) == (kValid | kDirty) && r != open &&
+                !program_held(r))
+                return static_cast<int>(r);
+        return -1;
+    }
     candidates_.clear();
     for (uint32_t r = 0; r < regs_.size(); ++r)
         if (in_group(r, plane) && r != open && !busy_[r] && regs_[r].valid && regs_[r].dirty &&
@@ -89,8 +125,10 @@ void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
     if (g.dirty) throw SimError("flash register file: a dirty register was refilled before its program");
     if (g.valid) index_.erase(g.tag);
     if (index_.contains(tag)) throw SimError("flash register file: a page may sit in one register only");
+    if (!g.valid && !busy_[r]) --empty_idle_;
     g.tag = tag;
     g.valid = true;
+    set_state(r, kValid, true);
     g.chunks = 0;
     index_.put(tag, r);
     policy_->on_fill(r);
@@ -108,25 +146,30 @@ void FlashRegisterFile::count(uint32_t r, int sign) {
 
 void FlashRegisterFile::set_dirty(uint32_t r, bool d) {
     count(r, -1);
+    if (!busy_[r] && regs_[r].dirty != d) clean_idle_ += d ? UINT32_MAX : 1u;  // -1 or +1
     regs_[r].dirty = d;
+    set_state(r, kDirty, d);
     count(r, +1);
 }
 
 void FlashRegisterFile::set_programming(uint32_t r, bool p) {
     count(r, -1);
     regs_[r].programming = p;
+    set_state(r, kProgramming, p);
     count(r, +1);
 }
 
-void FlashRegisterFile::drop(FlashRegister& g) {
-    index_.erase(g.tag);
-    g.valid = false;
+void FlashRegisterFile::drop(uint32_t r) {
+    index_.erase(regs_[r].tag);
+    regs_[r].valid = false;
+    set_state(r, kValid, false);
+    if (!busy_[r]) ++empty_idle_;
 }
 
 void FlashRegisterFile::invalidate_block(uint32_t plane, uint32_t block) {
     for (uint32_t r = 0; r < regs_.size(); ++r) {
         FlashRegister& g = regs_[r];
-        if (g.valid && !g.dirty && !busy_[r] && tag_plane(g.tag) == plane && tag_block(g.tag) == block) drop(g);
+        if (g.valid && !g.dirty && !busy_[r] && tag_plane(g.tag) == plane && tag_block(g.tag) == block) drop(r);
     }
 }
 

@@ -100,8 +100,10 @@ private:
     bool in_group(uint32_t r, uint32_t plane) const {
         return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
     }
-    void drop(FlashRegister& g);  // invalidates g and its index entry
+    void drop(uint32_t r);  // invalidates register r and its index entry
     bool program_held(uint32_t r) const;
+    // victim() with package grouping under a policy that keeps an order.
+    int victim_in_order();
     // Keeps the unflushed / programming counts in step with register r's flags.
     void count(uint32_t r, int sign);
     uint32_t per_plane_;
@@ -109,8 +111,17 @@ private:
     std::unique_ptr<RegisterReplacementPolicy> policy_;
     std::vector<FlashRegister> regs_;
     std::vector<uint8_t> busy_;
+    // The valid, dirty, busy and programming flags of each register in one byte, for
+    // the walks of victim_in_order() and dirty_victim() over up to 512 registers.
+    enum : uint8_t { kValid = 1, kDirty = 2, kBusy = 4, kProgramming = 8 };
+    std::vector<uint8_t> state_;
+    void set_state(uint32_t r, uint8_t flag, bool on) {
+        state_[r] = on ? static_cast<uint8_t>(state_[r] | flag) : static_cast<uint8_t>(state_[r] & ~flag);
+    }
     std::vector<uint32_t> idle_in_plane_;  // idle registers by home plane
     uint32_t idle_ = 0;                    // idle registers in the package
+    uint32_t clean_idle_ = 0;                    // idle and not dirty (empty or clean), in the package
+    uint32_t empty_idle_ = 0;                    // idle and not valid, in the package
     std::vector<uint32_t> unflushed_in_plane_;  // by home plane
     uint32_t unflushed_ = 0, programming_ = 0;
     std::vector<uint32_t> last_written_in_plane_;  // by home plane (UINT32_MAX: none)

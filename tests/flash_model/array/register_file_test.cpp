@@ -65,5 +65,92 @@ TEST(FlashRegisterFile, VictimTakesCleanThenProgrammableThenHeldRegisters) {
     EXPECT_EQ(regs.victim(0), -1);
 }
 
+TEST(FlashRegisterFile, LruSearchAsksAboutHeldProgramsOldestFirstAndStopsAtTheFirstProgrammable) {
+    register_replacement_policies();
+    // One plane of 4 registers grouped per package, LRU.
+    FlashRegisterFile regs(1, 4, RegisterGrouping::Package, register_replacement_slot().create(nullptr, "r", "lru"));
+    std::set<uint64_t> held;
+    std::vector<uint64_t> asked;
+    regs.set_program_held([&](uint64_t t) {
+        asked.push_back(t);
+        return held.count(t) != 0;
+    });
+    auto tag = [](uint32_t r) { return FlashRegisterFile::make_tag(0, 20 + r, r); };
+    // Fills stamp registers 0..3 with 1..4; touching register 0 restamps it 5, so the
+    // LRU order is 1, 2, 3, 0.
+    for (uint32_t r = 0; r < 4; ++r) {
+        regs.fill(r, tag(r));
+        regs.set_dirty(r, true);
+    }
+    regs.touch(0);
+    // Register 1 held: asked about 1 (held), then 2 (programmable): 2, and 3 and 0 are
+    // not asked about.
+    held = {tag(1)};
+    EXPECT_EQ(regs.victim(0), 2);
+    EXPECT_EQ(asked, (std::vector<uint64_t>{tag(1), tag(2)}));
+    // All held: each asked once in LRU order, and the oldest (1) is the victim.
+    held = {tag(0), tag(1), tag(2), tag(3)};
+    asked.clear();
+    EXPECT_EQ(regs.victim(0), 1);
+    EXPECT_EQ(asked, (std::vector<uint64_t>{tag(1), tag(2), tag(3), tag(0)}));
+    // A background program leaves out the register last written (2): of 1, 3, 0 in LRU
+    // order, 1 is held and 3 is the choice.
+    regs.note_written(2);
+    held = {tag(1)};
+    asked.clear();
+    EXPECT_EQ(regs.dirty_victim(0), 3);
+    EXPECT_EQ(asked, (std::vector<uint64_t>{tag(1), tag(3)}));
+    // Every candidate held: no background program.
+    held = {tag(0), tag(1), tag(3)};
+    EXPECT_EQ(regs.dirty_victim(0), -1);
+}
+
+TEST(FlashRegisterFile, LruSearchTakesARegisterEmptiedByAnEraseBeforeTheOldestClean) {
+    register_replacement_policies();
+    // Two planes of 2 registers grouped per package, LRU; registers 0..3 hold pages of
+    // blocks 5, 5, 6, 6 of plane 0, stamped 1..4, all clean.
+    FlashRegisterFile regs(2, 2, RegisterGrouping::Package, register_replacement_slot().create(nullptr, "r", "lru"));
+    for (uint32_t r = 0; r < 4; ++r) regs.fill(r, FlashRegisterFile::make_tag(0, 5 + r / 2, r));
+    // Full and clean: the oldest, register 0.
+    EXPECT_EQ(regs.victim(1), 0);
+    // Block 6 erased: registers 2 and 3 empty. Plane 1's own registers (2, 3) come
+    // first: register 2; from plane 0 (own registers 0, 1 both full) the first empty
+    // register in register order: 2 as well.
+    regs.invalidate_block(0, 6);
+    EXPECT_EQ(regs.victim(1), 2);
+    EXPECT_EQ(regs.victim(0), 2);
+    // Register 2 busy (its fill under way): 3 is the only empty idle one.
+    regs.set_busy(2, true);
+    EXPECT_EQ(regs.victim(0), 3);
+    // Both refilled: no empty register, the oldest clean idle one again (0, stamp 1),
+    // and with 0 dirty, the next oldest clean (1, stamp 2).
+    regs.fill(3, FlashRegisterFile::make_tag(0, 7, 3));
+    regs.set_busy(2, false);
+    regs.fill(2, FlashRegisterFile::make_tag(0, 7, 2));
+    EXPECT_EQ(regs.victim(0), 0);
+    regs.set_dirty(0, true);
+    EXPECT_EQ(regs.victim(0), 1);
+}
+
+TEST(FlashRegisterFile, FifoSearchKeepsFillOrderWhateverTheAccesses) {
+    register_replacement_policies();
+    // One plane of 3 registers grouped per package; fills in order 0, 1, 2, then
+    // accesses to 0 and 1. FIFO stamps only fills: the oldest fill, 0, is the victim
+    // (LRU would give 2, the one not accessed since its fill).
+    auto make = [](const char* policy) {
+        FlashRegisterFile f(1, 3, RegisterGrouping::Package, register_replacement_slot().create(nullptr, "r", policy));
+        for (uint32_t r = 0; r < 3; ++r) f.fill(r, FlashRegisterFile::make_tag(0, 9, r));
+        f.touch(0);
+        f.touch(1);
+        return f;
+    };
+    FlashRegisterFile fifo = make("fifo"), lru = make("lru");
+    EXPECT_EQ(fifo.victim(0), 0);
+    EXPECT_EQ(lru.victim(0), 2);
+    // Register 0 refilled: it is now the newest fill, and 1 the oldest.
+    fifo.fill(0, FlashRegisterFile::make_tag(0, 9, 7));
+    EXPECT_EQ(fifo.victim(0), 1);
+}
+
 }  // namespace
 }  // namespace zng::flash
