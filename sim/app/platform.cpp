@@ -384,6 +384,12 @@ std::string Platform::stuck_report(Tick span) const {
         else
             out += ", no stage passed";
     }
+    // Merges hold all of their owner's requests (paper V-D): a run that keeps merging
+    // makes no progress without any request being lost, and the report says so.
+    if (const Stat* merges = sim_->stats().find("translation.gc.merges"); merges && merges->value() > 0)
+        out += fmt::format("; {} garbage-collection merges so far (translation.gc.merges), each holding its "
+                           "owner's requests",
+                           merges->value());
     return out;
 }
 

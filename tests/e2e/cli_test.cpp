@@ -197,6 +197,21 @@ TEST(Cli, MissingInputsAndNonConfigsAreUsageErrors) {
     EXPECT_NE(e.output.find("empty"), std::string::npos) << e.output;
 }
 
+// Four-page blocks and two registers per package: every merge flushes the owner's L2
+// lines, whose write-backs fill more log blocks, so back (the only application) is held
+// from one merge to the next. The watchdog stops the run and names the merges.
+TEST(Cli, RunHeldByMergesSaysSo) {
+    const std::string base = std::string(ZNG_SOURCE_DIR) + "/configs/zng-base.yaml";
+    Result r = zngsim("run --config " + base + " --workload back -q --out " + scratch_path("zngsim-cli-gc").string() +
+                      " --set flash.pages_per_block=4 --set flash.blocks_per_plane=64 --set translation.log_group_size=2"
+                      " --set translation.overprovisioning=0.5 --set flash.registers_per_plane=1"
+                      " --set flash.dies_per_package=1 --set flash.planes_per_die=2 --set run.watchdog=50ms");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("no progress"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("garbage-collection merges so far (translation.gc.merges)"), std::string::npos)
+        << r.output;
+}
+
 TEST(Cli, RunWithoutProgressStopsWithWhatIsStuck) {
     const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
     // 1 ns (1.2 GPU cycles) passes without a retired instruction as soon as every warp
