@@ -142,9 +142,9 @@ bool FlashPackage::admit(uint32_t id) {
         if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
         t.evicting = -1;  // programmed: it takes that register or, if another miss did, a new one
     }
-    const bool read = t.kind == TxnKind::DemandRead;
-    int v = regs_.victim(t.plane);
-    if (read && !sh_.spec.reads_take_dirty_registers && (v < 0 || regs_[v].dirty)) {
+    const bool clean_only = t.kind == TxnKind::DemandRead && !sh_.spec.reads_take_dirty_registers;
+    const int v = regs_.victim(t.plane, clean_only);
+    if (clean_only && v < 0) {
         // Paper III-C: "ZnG assigns GPU L2 cache and Z-NAND internal registers as read
         // and write buffers, respectively": a read is no reason to program buffered
         // writes. It is sensed into its plane's page buffer (ONFI READ PAGE: array to

@@ -37,12 +37,12 @@ void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     if (!regs_[r].dirty) clean_idle_ += step;
 }
 
-int FlashRegisterFile::victim(uint32_t plane) {
+int FlashRegisterFile::victim(uint32_t plane, bool clean_only) {
     if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return -1;
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
-    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) return victim_in_order();
+    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) return victim_in_order(clean_only);
     // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
     // one whose program is held by a merge keeps the register until the merge ends.
     // One scan sorts the idle registers of the group into clean and dirty (in register
@@ -55,6 +55,7 @@ int FlashRegisterFile::victim(uint32_t plane) {
         if (!regs_[r].valid) return static_cast<int>(r);
         (regs_[r].dirty ? dirty_candidates_ : candidates_).push_back(r);
     }
+    if (candidates_.empty() && clean_only) return -1;
     if (candidates_.empty()) {
         // Programmable ones first (kept in candidates_), then the held ones.
         size_t held = 0;
@@ -71,7 +72,7 @@ int FlashRegisterFile::victim(uint32_t plane) {
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
-int FlashRegisterFile::victim_in_order() {
+int FlashRegisterFile::victim_in_order(bool clean_only) {
     // The same choice as the search below, found by walking the policy's order: the
     // first empty idle register, else the policy's first clean idle one, else its first
     // dirty idle one whose program can start, else its first dirty idle one.
@@ -79,6 +80,7 @@ int FlashRegisterFile::victim_in_order() {
         for (uint32_t r = 0; r < regs_.size(); ++r)
             if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
     const bool clean = clean_idle_ > 0;  // no empty idle register is left: these are clean
+    if (!clean && clean_only) return -1;
     const uint8_t want = clean ? kValid : kValid | kDirty;
     const uint32_t* next = policy_->next_in_order();
     int first_held = -1;

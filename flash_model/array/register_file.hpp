@@ -65,8 +65,9 @@ public:
     // An idle register a page of `plane` may take: an empty one (the plane's own
     // first), else the replacement policy's choice among clean idle ones, else among
     // dirty idle ones whose program can start now, else among the other dirty idle
-    // ones. -1 if all are busy.
-    int victim(uint32_t plane);
+    // ones. -1 if all are busy. clean_only: -1 instead of a dirty register, and no
+    // question to the FTL about dirty ones (a read that would not program one).
+    int victim(uint32_t plane, bool clean_only = false);
     // The policy's choice among the idle dirty registers of `plane`'s group not being
     // programmed whose program can start now (for a background program), or -1. The
     // register the group's last write went to is left out: stores to its page may still
@@ -103,7 +104,7 @@ private:
     void drop(uint32_t r);  // invalidates register r and its index entry
     bool program_held(uint32_t r) const;
     // victim() with package grouping under a policy that keeps an order.
-    int victim_in_order();
+    int victim_in_order(bool clean_only);
     // Keeps the unflushed / programming counts in step with register r's flags.
     void count(uint32_t r, int sign);
     uint32_t per_plane_;

@@ -48,9 +48,12 @@ TEST(FlashRegisterFile, VictimTakesCleanThenProgrammableThenHeldRegisters) {
     EXPECT_EQ(regs.victim(0), 7);
     EXPECT_EQ(offered, (std::vector<uint32_t>{7}));
     EXPECT_EQ(asked, 0);
-    // No clean idle register: registers 0..5 are dirty, 1 and 4 held by a merge.
+    // No clean idle register: registers 0..5 are dirty, 1 and 4 held by a merge. A
+    // search for a clean register only (a read) finds none without asking the FTL.
     regs.set_dirty(7, true);
     held = {tag(1), tag(4), tag(7)};
+    EXPECT_EQ(regs.victim(0, true), -1);
+    EXPECT_EQ(asked, 0);
     EXPECT_EQ(regs.victim(0), 0);
     EXPECT_EQ(offered, (std::vector<uint32_t>{0, 2, 3, 5}));
     EXPECT_EQ(asked, 7);  // once for each dirty idle register: 0..5 and 7
