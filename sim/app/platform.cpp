@@ -71,42 +71,36 @@ const Param<String> kPlatformName{"name", "", "short name (ideal, zng, ...)"};
 const Param<String> kPlatformDescription{"description", "", "one line on what the platform is"};
 
 const ComponentSchema& root_schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema r;
-        r.slot = "platform";
-        r.name = "root";
-        r.description = "Top-level sections of a platform file (include: merges shared fragments first).";
-        r.params = {kPlatformSection, kGpuSection, kTranslationSection, kMemorySection, kFlashSection, kRunSection};
-        SchemaCatalog::global().add(&r);
-        return r;
-    }();
-    return s;
+    static const CataloguedSchema s{{
+        .slot = "platform",
+        .name = "root",
+        .description = "Top-level sections of a platform file (include: merges shared fragments first).",
+        .params = {kPlatformSection, kGpuSection, kTranslationSection, kMemorySection, kFlashSection, kRunSection},
+        .ports = {},
+    }};
+    return s.schema;
 }
 
 const ComponentSchema& run_schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema r;
-        r.slot = "run";
-        r.name = "run";
-        r.description = "Simulator settings of a run.";
-        r.params = {kMaxSimTime, kStatsInterval, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities};
-        SchemaCatalog::global().add(&r);
-        return r;
-    }();
-    return s;
+    static const CataloguedSchema s{{
+        .slot = "run",
+        .name = "run",
+        .description = "Simulator settings of a run.",
+        .params = {kMaxSimTime, kStatsInterval, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities},
+        .ports = {},
+    }};
+    return s.schema;
 }
 
 const ComponentSchema& platform_info_schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema r;
-        r.slot = "platform";
-        r.name = "info";
-        r.description = "Identification of a platform.";
-        r.params = {kPlatformName, kPlatformDescription};
-        SchemaCatalog::global().add(&r);
-        return r;
-    }();
-    return s;
+    static const CataloguedSchema s{{
+        .slot = "platform",
+        .name = "info",
+        .description = "Identification of a platform.",
+        .params = {kPlatformName, kPlatformDescription},
+        .ports = {},
+    }};
+    return s.schema;
 }
 
 ConfigError section_error(const ConfigNode& root, const std::string& section, const std::string& why) {

@@ -41,30 +41,25 @@ const ConfigNode* ConfigNode::find_path(const std::string& dotted) const {
     return n;
 }
 
-ConfigNode ConfigNode::make_scalar(std::string v, SourceLoc loc, std::string path, bool quoted) {
+ConfigNode ConfigNode::make(Kind kind, SourceLoc loc, std::string path) {
     ConfigNode n;
-    n.kind_ = Kind::Scalar;
+    n.kind_ = kind;
+    n.loc_ = std::move(loc);
+    n.path_ = std::move(path);
+    return n;
+}
+
+ConfigNode ConfigNode::make_scalar(std::string v, SourceLoc loc, std::string path, bool quoted) {
+    ConfigNode n = make(Kind::Scalar, std::move(loc), std::move(path));
     n.scalar_ = std::move(v);
     n.quoted_ = quoted;
-    n.loc_ = std::move(loc);
-    n.path_ = std::move(path);
     return n;
 }
 
-ConfigNode ConfigNode::make_map(SourceLoc loc, std::string path) {
-    ConfigNode n;
-    n.kind_ = Kind::Map;
-    n.loc_ = std::move(loc);
-    n.path_ = std::move(path);
-    return n;
-}
+ConfigNode ConfigNode::make_map(SourceLoc loc, std::string path) { return make(Kind::Map, std::move(loc), std::move(path)); }
 
 ConfigNode ConfigNode::make_sequence(SourceLoc loc, std::string path) {
-    ConfigNode n;
-    n.kind_ = Kind::Sequence;
-    n.loc_ = std::move(loc);
-    n.path_ = std::move(path);
-    return n;
+    return make(Kind::Sequence, std::move(loc), std::move(path));
 }
 
 void ConfigNode::reroot(const std::string& path) {

@@ -55,6 +55,7 @@ public:
     bool quoted() const { return quoted_; }
 
 private:
+    static ConfigNode make(Kind kind, SourceLoc loc, std::string path);
     void reroot(const std::string& path);
 
     Kind kind_ = Kind::Null;

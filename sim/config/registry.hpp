@@ -26,6 +26,16 @@ private:
     std::map<std::pair<std::string, std::string>, const ComponentSchema*> schemas_;
 };
 
+// A schema that no slot creates (the top-level sections, a subsection its component
+// reads itself) but that `config describe` lists: built once, catalogued once.
+//   static const CataloguedSchema s{{.slot = "run", .name = "run", ...}};  return s.schema;
+struct CataloguedSchema {
+    explicit CataloguedSchema(ComponentSchema s) : schema(std::move(s)) { SchemaCatalog::global().add(&schema); }
+    CataloguedSchema(const CataloguedSchema&) = delete;
+    CataloguedSchema& operator=(const CataloguedSchema&) = delete;
+    ComponentSchema schema;
+};
+
 template <class Interface, class... Args>
 class Slot {
 public:
