@@ -5,59 +5,59 @@
 #include <algorithm>
 #include <set>
 
-#include "gpu_model/common/schema_helpers.hpp"
 #include "gpu_model/common/stat_sums.hpp"
 #include "gpu_model/tlb/translation_client.hpp"
 
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kClock = Param<Frequency>("clock", "1.2GHz", "core clock of SMs, crossbar and L2").range(1e6, 1e11);
+const auto kSms = Param<UInt32>("sms", "16", "streaming multiprocessors").range(1, WarpMask::kMaxWarps);
+const Param<Section> kSm{"sm", "", "SM parameters (see gpu.sm)"};
+const Param<Section> kScheduler{"scheduler", "", "warp scheduler (slot warp_scheduler: gto | lrr)"};
+const Param<Section> kL1d{"l1d", "", "per-SM L1 data cache (see gpu.l1d)"};
+const Param<Section> kL1Tlb{"l1_tlb", "", "per-SM L1 TLB (see gpu.l1_tlb)"};
+const Param<Section> kMmu{"mmu", "", "shared MMU: L2 TLB, page walker, walk cache (see gpu.mmu)"};
+const Param<Section> kXbar{"xbar", "", "crossbar SMs <-> L2 banks (see gpu.xbar)"};
+const Param<Section> kL2{"l2", "", "shared L2 (see gpu.l2)"};
+
+std::string sub(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+}  // namespace
 
 const ComponentSchema& Gpu::schema() {
     static const ComponentSchema s{
         .slot = "gpu",
         .name = "gpu",
         .description = "the GPU: SMs, L1 TLBs and L1D caches, shared MMU, crossbar, L2 banks",
-        .params =
-            {
-                typed_param("clock", ParamType::Frequency, "1.2GHz", "core clock of SMs, crossbar and L2", 1e6,
-                            1e11),
-                uint_param("sms", "16", "streaming multiprocessors", 1, WarpMask::kMaxWarps),
-                section_param("sm", "SM parameters (see gpu.sm)"),
-                section_param("scheduler", "warp scheduler (slot warp_scheduler: gto | lrr)"),
-                section_param("l1d", "per-SM L1 data cache (see gpu.l1d)"),
-                section_param("l1_tlb", "per-SM L1 TLB (see gpu.l1_tlb)"),
-                section_param("mmu", "shared MMU: L2 TLB, page walker, walk cache (see gpu.mmu)"),
-                section_param("xbar", "crossbar SMs <-> L2 banks (see gpu.xbar)"),
-                section_param("l2", "shared L2 (see gpu.l2)"),
-            },
+        .params = {kClock, kSms, kSm, kScheduler, kL1d, kL1Tlb, kMmu, kXbar, kL2},
         .ports = {"memory_port(b): one request port per L2 bank, bound to the memory back end"}};
     return s;
 }
-
-namespace {
-std::string sub(const std::string& a, const char* b) { return a.empty() ? b : a + "." + b; }
-}  // namespace
 
 Gpu::Gpu(Simulator& sim, const ConfigNode* gpu_section, AddressTranslator& translator, std::vector<AppSpec> apps,
          const std::string& name)
     : sim_(sim), name_(name) {
     const std::string path = gpu_section && !gpu_section->path().empty() ? gpu_section->path() : "gpu";
     Params p(gpu_section, schema(), path);
-    clock_ = ClockDomain(name + "-clock", p.frequency("clock"));
-    const uint32_t nsms = p.u32("sms");
-    const SmConfig sm_cfg = SmConfig::from(Params(p.section("sm"), SmConfig::schema(), sub(path, "sm")));
-    const L1Config l1_cfg = L1Config::from(Params(p.section("l1d"), L1Config::schema(), sub(path, "l1d")));
-    const L1TlbConfig tlb_cfg =
-        L1TlbConfig::from(Params(p.section("l1_tlb"), L1TlbConfig::schema(), sub(path, "l1_tlb")));
-    const MmuConfig mmu_cfg = MmuConfig::from(Params(p.section("mmu"), MmuConfig::schema(), sub(path, "mmu")));
-    const CrossbarConfig xbar_cfg =
-        CrossbarConfig::from(Params(p.section("xbar"), CrossbarConfig::schema(), sub(path, "xbar")));
-    const L2Config l2_cfg = L2Config::from(Params(p.section("l2"), L2Config::schema(), sub(path, "l2")));
-    const ConfigNode* sched_section = p.section("scheduler");
-    const std::string sched_path = sub(path, "scheduler");
+    // The parameters of a nested section, checked against the schema of its component.
+    auto section = [&](const Param<Section>& key, const ComponentSchema& schema) {
+        return Params(p[key], schema, sub(path, key.key()));
+    };
+    clock_ = ClockDomain(name + "-clock", p[kClock]);
+    const uint32_t nsms = p[kSms];
+    const SmConfig sm_cfg = SmConfig::from(section(kSm, SmConfig::schema()));
+    const L1Config l1_cfg = L1Config::from(section(kL1d, L1Config::schema()));
+    const L1TlbConfig tlb_cfg = L1TlbConfig::from(section(kL1Tlb, L1TlbConfig::schema()));
+    const MmuConfig mmu_cfg = MmuConfig::from(section(kMmu, MmuConfig::schema()));
+    const CrossbarConfig xbar_cfg = CrossbarConfig::from(section(kXbar, CrossbarConfig::schema()));
+    const L2Config l2_cfg = L2Config::from(section(kL2, L2Config::schema()));
+    const ConfigNode* sched_section = p[kScheduler];
+    const std::string sched_path = sub(path, kScheduler.key());
     // Fail on a bad scheduler section now, not at the first SM.
     warp_scheduler_slot().create(sched_section, sched_path, "gto", SchedulerContext{sm_cfg.max_warps});
     if (translator.page_size() < l1_cfg.line || translator.page_size() < l2_cfg.line)
-        throw ConfigError(fmt::format("{}: page size {} B is smaller than a cache line", p.where("l1d"),
+        throw ConfigError(fmt::format("{}: page size {} B is smaller than a cache line", p.where(kL1d.key()),
                                       translator.page_size()));
 
     StatGroup g(sim.stats(), name);

@@ -2,47 +2,49 @@
 
 #include <bit>
 
-#include "gpu_model/common/schema_helpers.hpp"
 #include "gpu_model/common/sector.hpp"
 
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kSize = Param<Size>("size", "48KiB", "capacity (size / (ways x line) sets)")
+                       .range(128, static_cast<double>(uint64_t{1} << 32));
+const auto kWays = Param<UInt32>("ways", "6", "associativity").range(1, 64);
+const auto kLine = Param<Size>("line", "128B", "line size (power of two, 32 B .. 1 KiB)").range(32, 1024);
+const auto kLatency = Param<UInt32>("latency", "1", "tag lookup / hit latency, GPU cycles").range(0, 100000);
+const auto kMshrEntries = Param<UInt32>("mshr_entries", "32", "lines being fetched at once").range(1, 4096);
+const auto kMshrMerge = Param<UInt32>("mshr_merge", "8", "accesses merged into one line fetch").range(1, 4096);
+const auto kMissQueue = Param<UInt32>("miss_queue", "8", "requests waiting to enter the crossbar").range(1, 4096);
+const auto kWritePolicy = Param<Choice>("write_policy", "write_through",
+                                        "write_through: no allocate on store miss (Fermi global stores); "
+                                        "write_back: allocate (fetch on write) and write dirty victims back")
+                              .choices({"write_through", "write_back"});
+}  // namespace
 
 const ComponentSchema& L1Config::schema() {
     static const ComponentSchema s{
         .slot = "gpu.l1d",
         .name = "l1d",
         .description = "per-SM L1 data cache with merging MSHRs and a configurable write policy",
-        .params =
-            {
-                typed_param("size", ParamType::Size, "48KiB", "capacity (size / (ways x line) sets)", 128,
-                            static_cast<double>(uint64_t{1} << 32)),
-                uint_param("ways", "6", "associativity", 1, 64),
-                typed_param("line", ParamType::Size, "128B", "line size (power of two, 32 B .. 1 KiB)", 32, 1024),
-                uint_param("latency", "1", "tag lookup / hit latency, GPU cycles", 0, 100000),
-                uint_param("mshr_entries", "32", "lines being fetched at once", 1, 4096),
-                uint_param("mshr_merge", "8", "accesses merged into one line fetch", 1, 4096),
-                uint_param("miss_queue", "8", "requests waiting to enter the crossbar", 1, 4096),
-                choice_param("write_policy", "write_through", {"write_through", "write_back"},
-                             "write_through: no allocate on store miss (Fermi global stores); write_back: "
-                             "allocate (fetch on write) and write dirty victims back"),
-            },
+        .params = {kSize, kWays, kLine, kLatency, kMshrEntries, kMshrMerge, kMissQueue, kWritePolicy},
         .ports = {"out: requests to the crossbar"}};
     return s;
 }
 
 L1Config L1Config::from(const Params& p) {
     L1Config c;
-    c.size = p.size("size");
-    c.ways = p.u32("ways");
-    c.line = static_cast<uint32_t>(p.size("line"));
-    c.latency = p.u32("latency");
-    c.mshr_entries = p.u32("mshr_entries");
-    c.mshr_merge = p.u32("mshr_merge");
-    c.miss_queue = p.u32("miss_queue");
-    c.write_policy = p.str("write_policy") == "write_back" ? WritePolicy::WriteBack : WritePolicy::WriteThrough;
-    if (!std::has_single_bit(c.line)) p.fail("line", std::to_string(c.line) + " B is not a power of two");
+    c.size = p[kSize];
+    c.ways = p[kWays];
+    c.line = static_cast<uint32_t>(p[kLine]);
+    c.latency = p[kLatency];
+    c.mshr_entries = p[kMshrEntries];
+    c.mshr_merge = p[kMshrMerge];
+    c.miss_queue = p[kMissQueue];
+    c.write_policy = p[kWritePolicy] == "write_back" ? WritePolicy::WriteBack : WritePolicy::WriteThrough;
+    if (!std::has_single_bit(c.line)) p.fail(kLine.key(), std::to_string(c.line) + " B is not a power of two");
     if (c.size % (uint64_t{c.ways} * c.line) != 0)
-        p.fail("size", "must be a multiple of ways x line (" + std::to_string(c.ways * c.line) + " B)");
+        p.fail(kSize.key(), "must be a multiple of ways x line (" + std::to_string(c.ways * c.line) + " B)");
     return c;
 }
 

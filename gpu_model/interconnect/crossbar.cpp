@@ -1,31 +1,34 @@
 #include "gpu_model/interconnect/crossbar.hpp"
 
-#include "gpu_model/common/schema_helpers.hpp"
-
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kWidth = Param<UInt32>("width", "32", "bytes per cycle of each output link").range(1, 1 << 16);
+const auto kLatency =
+    Param<UInt32>("latency", "2", "cycles from the end of serialization to delivery").range(0, 100000);
+const auto kQueueDepth =
+    Param<UInt32>("queue_depth", "8", "request packets buffered per L2-bank output").range(1, 1 << 16);
+const auto kHeaderBytes =
+    Param<UInt32>("header_bytes", "8", "bytes of address/command in every packet").range(0, 1024);
+}  // namespace
 
 const ComponentSchema& CrossbarConfig::schema() {
     static const ComponentSchema s{
         .slot = "gpu.xbar",
         .name = "xbar",
         .description = "crossbar SMs <-> L2 banks: per-output links with serialization, latency and back-pressure",
-        .params =
-            {
-                uint_param("width", "32", "bytes per cycle of each output link", 1, 1 << 16),
-                uint_param("latency", "2", "cycles from the end of serialization to delivery", 0, 100000),
-                uint_param("queue_depth", "8", "request packets buffered per L2-bank output", 1, 1 << 16),
-                uint_param("header_bytes", "8", "bytes of address/command in every packet", 0, 1024),
-            },
+        .params = {kWidth, kLatency, kQueueDepth, kHeaderBytes},
         .ports = {"sm<i>: from each SM's L1", "bank<b>: to each L2 bank"}};
     return s;
 }
 
 CrossbarConfig CrossbarConfig::from(const Params& p) {
     CrossbarConfig c;
-    c.width = p.u32("width");
-    c.latency = p.u32("latency");
-    c.queue_depth = p.u32("queue_depth");
-    c.header_bytes = p.u32("header_bytes");
+    c.width = p[kWidth];
+    c.latency = p[kLatency];
+    c.queue_depth = p[kQueueDepth];
+    c.header_bytes = p[kHeaderBytes];
     return c;
 }
 

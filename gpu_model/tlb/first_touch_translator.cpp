@@ -4,9 +4,16 @@
 
 #include <bit>
 
-#include "gpu_model/common/schema_helpers.hpp"
-
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kPageSize = Param<Size>("page_size", "4KiB", "translation granule (power of two, >= 4 KiB)")
+                           .range(4096, static_cast<double>(uint64_t{1} << 40));
+const auto kCapacity =
+    Param<Size>("capacity", "0B", "physical memory that frames come from; 0 = unlimited. Exhausting it is an error")
+        .min(0);
+}  // namespace
 
 FirstTouchTranslator::FirstTouchTranslator(uint64_t page_size, uint64_t capacity_bytes)
     : page_size_(page_size), max_frames_(capacity_bytes / page_size) {
@@ -21,13 +28,7 @@ const ComponentSchema& FirstTouchTranslator::schema() {
         .slot = "translation",
         .name = "first_touch",
         .description = "physical frames handed out in first-touch order; per-application address spaces",
-        .params =
-            {
-                typed_param("page_size", ParamType::Size, "4KiB", "translation granule (power of two, >= 4 KiB)",
-                            4096, static_cast<double>(uint64_t{1} << 40)),
-                typed_param("capacity", ParamType::Size, "0B",
-                            "physical memory that frames come from; 0 = unlimited. Exhausting it is an error"),
-            },
+        .params = {kPageSize, kCapacity},
         .ports = {}};
     return s;
 }
@@ -58,10 +59,10 @@ void FirstTouchTranslator::resolve_fault(uint16_t app, uint64_t vpn, FaultDone d
 
 void register_first_touch_translator() {
     translator_slot().add(FirstTouchTranslator::schema(), [](const Params& p, Simulator&, const TranslatorContext&) {
-        uint64_t page = p.size("page_size");
-        if (!std::has_single_bit(page)) p.fail("page_size", fmt::format("{} B is not a power of two", page));
-        uint64_t capacity = p.size("capacity");
-        if (capacity != 0 && capacity < page) p.fail("capacity", "is smaller than one page");
+        uint64_t page = p[kPageSize];
+        if (!std::has_single_bit(page)) p.fail(kPageSize.key(), fmt::format("{} B is not a power of two", page));
+        uint64_t capacity = p[kCapacity];
+        if (capacity != 0 && capacity < page) p.fail(kCapacity.key(), "is smaller than one page");
         return std::make_unique<FirstTouchTranslator>(page, capacity);
     });
 }

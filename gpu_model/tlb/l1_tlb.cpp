@@ -1,34 +1,36 @@
 #include "gpu_model/tlb/l1_tlb.hpp"
 
-#include "gpu_model/common/schema_helpers.hpp"
-
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kEntries = Param<UInt32>("entries", "64", "TLB entries").range(1, 1 << 20);
+const auto kWays = Param<UInt32>("ways", "4", "associativity (entries / ways sets)").range(1, 64);
+const auto kLatency = Param<UInt32>("latency", "1", "lookup latency, GPU cycles").range(0, 100000);
+const auto kMshrEntries =
+    Param<UInt32>("mshr_entries", "16", "distinct pages being translated at once").range(1, 4096);
+const auto kMshrMerge =
+    Param<UInt32>("mshr_merge", "64", "accesses waiting on one page's translation").range(1, 4096);
+}  // namespace
 
 const ComponentSchema& L1TlbConfig::schema() {
     static const ComponentSchema s{
         .slot = "gpu.l1_tlb",
         .name = "l1_tlb",
         .description = "per-SM L1 TLB (set-associative, LRU) with merging miss registers",
-        .params =
-            {
-                uint_param("entries", "64", "TLB entries", 1, 1 << 20),
-                uint_param("ways", "4", "associativity (entries / ways sets)", 1, 64),
-                uint_param("latency", "1", "lookup latency, GPU cycles", 0, 100000),
-                uint_param("mshr_entries", "16", "distinct pages being translated at once", 1, 4096),
-                uint_param("mshr_merge", "64", "accesses waiting on one page's translation", 1, 4096),
-            },
+        .params = {kEntries, kWays, kLatency, kMshrEntries, kMshrMerge},
         .ports = {}};
     return s;
 }
 
 L1TlbConfig L1TlbConfig::from(const Params& p) {
     L1TlbConfig c;
-    c.entries = p.u32("entries");
-    c.ways = p.u32("ways");
-    c.latency = p.u32("latency");
-    c.mshr_entries = p.u32("mshr_entries");
-    c.mshr_merge = p.u32("mshr_merge");
-    if (c.entries % c.ways) p.fail("entries", "must be a multiple of ways (" + std::to_string(c.ways) + ")");
+    c.entries = p[kEntries];
+    c.ways = p[kWays];
+    c.latency = p[kLatency];
+    c.mshr_entries = p[kMshrEntries];
+    c.mshr_merge = p[kMshrMerge];
+    if (c.entries % c.ways) p.fail(kEntries.key(), "must be a multiple of ways (" + std::to_string(c.ways) + ")");
     return c;
 }
 

@@ -3,49 +3,57 @@
 #include <algorithm>
 #include <bit>
 
-#include "gpu_model/common/schema_helpers.hpp"
 
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kL2TlbEntries = Param<UInt32>("l2_tlb_entries", "512", "entries of the shared L2 TLB").range(1, 1 << 24);
+const auto kL2TlbWays =
+    Param<UInt32>("l2_tlb_ways", "16", "associativity of the L2 TLB (entries / ways sets)").range(1, 64);
+const auto kL2TlbLatency = Param<UInt32>("l2_tlb_latency", "10", "L2 TLB lookup latency, GPU cycles").range(0, 100000);
+const auto kWalkers = Param<UInt32>("walkers", "32", "concurrent page walks (walker threads)").range(1, 4096);
+const auto kLevels = Param<UInt32>("levels", "4", "page-table levels walked on a walk-cache miss").range(1, 8);
+const auto kBitsPerLevel =
+    Param<UInt32>("bits_per_level", "9", "virtual page number bits translated per level").range(1, 20);
+const auto kLevelLatency =
+    Param<UInt32>("level_latency", "20", "time to read one page-table level, GPU cycles").range(0, 1000000);
+const auto kWalkCacheEntries =
+    Param<UInt32>("walk_cache_entries", "64", "entries of the page walk cache (upper-level entries)")
+        .range(1, 1 << 20);
+const auto kWalkCacheWays =
+    Param<UInt32>("walk_cache_ways", "4", "associativity of the page walk cache").range(1, 64);
+const auto kWalkCacheLatency =
+    Param<UInt32>("walk_cache_latency", "1", "page walk cache lookup latency, GPU cycles").range(0, 100000);
+}  // namespace
 
 const ComponentSchema& MmuConfig::schema() {
     static const ComponentSchema s{
         .slot = "gpu.mmu",
         .name = "mmu",
         .description = "shared MMU: L2 TLB, multi-threaded page-table walker and page walk cache",
-        .params =
-            {
-                uint_param("l2_tlb_entries", "512", "entries of the shared L2 TLB", 1, 1 << 24),
-                uint_param("l2_tlb_ways", "16", "associativity of the L2 TLB (entries / ways sets)", 1, 64),
-                uint_param("l2_tlb_latency", "10", "L2 TLB lookup latency, GPU cycles", 0, 100000),
-                uint_param("walkers", "32", "concurrent page walks (walker threads)", 1, 4096),
-                uint_param("levels", "4", "page-table levels walked on a walk-cache miss", 1, 8),
-                uint_param("bits_per_level", "9", "virtual page number bits translated per level", 1, 20),
-                uint_param("level_latency", "20", "time to read one page-table level, GPU cycles", 0, 1000000),
-                uint_param("walk_cache_entries", "64", "entries of the page walk cache (upper-level entries)", 1,
-                           1 << 20),
-                uint_param("walk_cache_ways", "4", "associativity of the page walk cache", 1, 64),
-                uint_param("walk_cache_latency", "1", "page walk cache lookup latency, GPU cycles", 0, 100000),
-            },
+        .params = {kL2TlbEntries, kL2TlbWays, kL2TlbLatency, kWalkers, kLevels, kBitsPerLevel, kLevelLatency,
+                   kWalkCacheEntries, kWalkCacheWays, kWalkCacheLatency},
         .ports = {}};
     return s;
 }
 
 MmuConfig MmuConfig::from(const Params& p) {
     MmuConfig c;
-    c.l2_tlb_entries = p.u32("l2_tlb_entries");
-    c.l2_tlb_ways = p.u32("l2_tlb_ways");
-    c.l2_tlb_latency = p.u32("l2_tlb_latency");
-    c.walkers = p.u32("walkers");
-    c.levels = p.u32("levels");
-    c.bits_per_level = p.u32("bits_per_level");
-    c.level_latency = p.u32("level_latency");
-    c.walk_cache_entries = p.u32("walk_cache_entries");
-    c.walk_cache_ways = p.u32("walk_cache_ways");
-    c.walk_cache_latency = p.u32("walk_cache_latency");
+    c.l2_tlb_entries = p[kL2TlbEntries];
+    c.l2_tlb_ways = p[kL2TlbWays];
+    c.l2_tlb_latency = p[kL2TlbLatency];
+    c.walkers = p[kWalkers];
+    c.levels = p[kLevels];
+    c.bits_per_level = p[kBitsPerLevel];
+    c.level_latency = p[kLevelLatency];
+    c.walk_cache_entries = p[kWalkCacheEntries];
+    c.walk_cache_ways = p[kWalkCacheWays];
+    c.walk_cache_latency = p[kWalkCacheLatency];
     if (c.l2_tlb_entries % c.l2_tlb_ways)
-        p.fail("l2_tlb_entries", "must be a multiple of l2_tlb_ways (" + std::to_string(c.l2_tlb_ways) + ")");
+        p.fail(kL2TlbEntries.key(), "must be a multiple of l2_tlb_ways (" + std::to_string(c.l2_tlb_ways) + ")");
     if (c.walk_cache_entries % c.walk_cache_ways)
-        p.fail("walk_cache_entries",
+        p.fail(kWalkCacheEntries.key(),
                "must be a multiple of walk_cache_ways (" + std::to_string(c.walk_cache_ways) + ")");
     return c;
 }

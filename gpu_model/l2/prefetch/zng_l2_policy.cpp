@@ -5,11 +5,52 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gpu_model/common/schema_helpers.hpp"
 #include "gpu_model/l2/prefetch/prefetch_window.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng::gpu {
+
+namespace {
+using namespace param_kind;
+const auto kPrefetch = Param<Choice>("prefetch", "none", "prefetch policy (Fig. 16b)")
+                           .choices({"none", "fixed-1KB", "fixed-4KB", "predict-4KB", "dynamic"});
+const auto kPageSize =
+    Param<Size>("page_size", "4KiB", "flash page: the predictor's page and the span a prefetch stays in (power of two)")
+        .range(32, static_cast<double>(uint64_t{1} << 30));
+const auto kPredictorEntries =
+    Param<UInt32>("predictor_entries", "512", "predictor table entries (IV-B: 512)").range(1, 1 << 20);
+const auto kPredictorWarps = Param<UInt32>("predictor_warps", "5", "representative warps per entry (IV-B: 5)")
+                                 .range(1, PcPagePredictor::kMaxWarps);
+const auto kCounterBits =
+    Param<UInt32>("counter_bits", "4", "bits of an entry's saturating counter (IV-B: 4)").range(1, 8);
+const auto kThreshold =
+    Param<UInt32>("threshold", "12", "prefetch when the counter exceeds this (IV-B: 12)").range(0, 254);
+const auto kUnitInitial = Param<Size>("unit_initial", "4KiB", "dynamic: prefetch unit at start").min(1);
+const auto kUnitMin = Param<Size>("unit_min", "1KiB", "dynamic: smallest prefetch unit").min(1);
+const auto kUnitMax = Param<Size>("unit_max", "4KiB", "dynamic: largest prefetch unit (<= page_size)").min(1);
+const auto kUnitStep = Param<Size>("unit_step", "1KiB", "dynamic: growth when waste is low (IV-B: 1 KB)").min(1);
+const auto kWasteHigh = Param<Real>("waste_high", "0.3", "dynamic: halve the unit above this waste (V-D)").range(0, 1);
+const auto kWasteLow = Param<Real>("waste_low", "0.05", "dynamic: grow the unit below this waste (V-D)").range(0, 1);
+const auto kMonitorWindow =
+    Param<UInt32>("monitor_window", "256", "dynamic: evictions per access-monitor decision").range(1, 1u << 30);
+const auto kDecisionTable =
+    Param<UInt32>("decision_table", "1024",
+                  "predictor decisions awaiting their verdict for predictor_accuracy (a measurement bound, not "
+                  "modelled hardware; the oldest is judged early when full)")
+        .range(1, 1u << 20);
+// .min(0): the range the parameter reference has always listed for this flag ([0, inf]).
+const auto kWriteBypass =
+    Param<Bool>("write_bypass", "false", "stores skip the L2 (read cache, III-C) unless redirected into pinned lines")
+        .min(0);
+const auto kBypassHit = Param<Choice>("bypass_hit", "invalidate",
+                                      "a bypassed store that finds its line in the L2: invalidate it (the L2 is "
+                                      "read-only, paper I) or write it in place, clean, holding the bank for the "
+                                      "write latency")
+                            .choices({"invalidate", "update"});
+const auto kPinShare =
+    Param<Real>("pin_share", "0", "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)")
+        .range(0, 1);
+}  // namespace
 
 const ComponentSchema& ZngL2Policy::schema() {
     static const ComponentSchema s{
@@ -19,82 +60,51 @@ const ComponentSchema& ZngL2Policy::schema() {
             "ZnG read prefetch (PC predictor + access monitor, IV-B) and write redirection into pinned L2 lines "
             "(IV-C). Representative warps of a predictor entry are the first distinct warps to run its PC; the "
             "table is direct-mapped on a PC hash (assumptions).",
-        .params =
-            {
-                choice_param("prefetch", "none", {"none", "fixed-1KB", "fixed-4KB", "predict-4KB", "dynamic"},
-                             "prefetch policy (Fig. 16b)"),
-                typed_param("page_size", ParamType::Size, "4KiB",
-                            "flash page: the predictor's page and the span a prefetch stays in (power of two)", 32,
-                            static_cast<double>(uint64_t{1} << 30)),
-                uint_param("predictor_entries", "512", "predictor table entries (IV-B: 512)", 1, 1 << 20),
-                uint_param("predictor_warps", "5", "representative warps per entry (IV-B: 5)", 1,
-                           PcPagePredictor::kMaxWarps),
-                uint_param("counter_bits", "4", "bits of an entry's saturating counter (IV-B: 4)", 1, 8),
-                uint_param("threshold", "12", "prefetch when the counter exceeds this (IV-B: 12)", 0, 254),
-                typed_param("unit_initial", ParamType::Size, "4KiB", "dynamic: prefetch unit at start", 1),
-                typed_param("unit_min", ParamType::Size, "1KiB", "dynamic: smallest prefetch unit", 1),
-                typed_param("unit_max", ParamType::Size, "4KiB", "dynamic: largest prefetch unit (<= page_size)", 1),
-                typed_param("unit_step", ParamType::Size, "1KiB", "dynamic: growth when waste is low (IV-B: 1 KB)",
-                            1),
-                typed_param("waste_high", ParamType::Real, "0.3", "dynamic: halve the unit above this waste (V-D)", 0,
-                            1),
-                typed_param("waste_low", ParamType::Real, "0.05", "dynamic: grow the unit below this waste (V-D)", 0,
-                            1),
-                uint_param("monitor_window", "256", "dynamic: evictions per access-monitor decision", 1, 1u << 30),
-                uint_param("decision_table", "1024",
-                           "predictor decisions awaiting their verdict for predictor_accuracy (a measurement bound, "
-                           "not modelled hardware; the oldest is judged early when full)",
-                           1, 1u << 20),
-                typed_param("write_bypass", ParamType::Bool, "false",
-                            "stores skip the L2 (read cache, III-C) unless redirected into pinned lines"),
-                choice_param("bypass_hit", "invalidate", {"invalidate", "update"},
-                             "a bypassed store that finds its line in the L2: invalidate it (the L2 is read-only, "
-                             "paper I) or write it in place, clean, holding the bank for the write latency"),
-                typed_param("pin_share", ParamType::Real, "0",
-                            "largest share of L2 lines pinned for redirected dirty pages (0: no redirection)", 0, 1),
-            },
+        .params = {kPrefetch, kPageSize, kPredictorEntries, kPredictorWarps, kCounterBits, kThreshold, kUnitInitial,
+                   kUnitMin, kUnitMax, kUnitStep, kWasteHigh, kWasteLow, kMonitorWindow, kDecisionTable,
+                   kWriteBypass, kBypassHit, kPinShare},
         .ports = {}};
     return s;
 }
 
 ZngL2PolicyConfig ZngL2Policy::read(const Params& p, const L2PolicyContext& ctx) {
     ZngL2PolicyConfig c;
-    const std::string mode = p.str("prefetch");
+    const std::string mode = p[kPrefetch];
     c.mode = mode == "none"                             ? PrefetchMode::None
              : mode == "fixed-1KB" || mode == "fixed-4KB" ? PrefetchMode::Fixed
              : mode == "predict-4KB"                    ? PrefetchMode::Predicted
                                                         : PrefetchMode::Dynamic;
     c.fixed_unit = mode == "fixed-1KB" ? 1024 : 4096;
-    c.page = static_cast<uint32_t>(p.size("page_size"));
-    if (!std::has_single_bit(c.page)) p.fail("page_size", "must be a power of two");
-    if (c.page < ctx.line_size) p.fail("page_size", "must hold at least one L2 line");
+    c.page = static_cast<uint32_t>(p[kPageSize]);
+    if (!std::has_single_bit(c.page)) p.fail(kPageSize.key(), "must be a power of two");
+    if (c.page < ctx.line_size) p.fail(kPageSize.key(), "must hold at least one L2 line");
     if (c.mode != PrefetchMode::None && c.fixed_unit > c.page && c.mode != PrefetchMode::Dynamic)
-        p.fail("prefetch", "unit larger than page_size");
-    c.predictor.entries = p.u32("predictor_entries");
-    c.predictor.warps = p.u32("predictor_warps");
-    c.predictor.counter_bits = p.u32("counter_bits");
-    c.predictor.threshold = p.u32("threshold");
+        p.fail(kPrefetch.key(), "unit larger than page_size");
+    c.predictor.entries = p[kPredictorEntries];
+    c.predictor.warps = p[kPredictorWarps];
+    c.predictor.counter_bits = p[kCounterBits];
+    c.predictor.threshold = p[kThreshold];
     c.predictor.page_bytes = c.page;
     if (c.predictor.threshold >= (1u << c.predictor.counter_bits) - 1)
-        p.fail("threshold", "a " + std::to_string(c.predictor.counter_bits) + "-bit counter never exceeds it");
+        p.fail(kThreshold.key(), "a " + std::to_string(c.predictor.counter_bits) + "-bit counter never exceeds it");
     c.monitor.line = ctx.line_size;
-    c.monitor.initial = static_cast<uint32_t>(p.size("unit_initial"));
-    c.monitor.min = static_cast<uint32_t>(p.size("unit_min"));
-    c.monitor.max = static_cast<uint32_t>(p.size("unit_max"));
-    c.monitor.step = static_cast<uint32_t>(p.size("unit_step"));
-    c.monitor.high = p.real("waste_high");
-    c.monitor.low = p.real("waste_low");
-    c.monitor.window = p.u32("monitor_window");
-    if (c.monitor.min < ctx.line_size) p.fail("unit_min", "below one L2 line");
-    if (c.monitor.max > c.page) p.fail("unit_max", "larger than page_size (prefetches stay inside a page)");
-    if (c.monitor.max < c.monitor.min) p.fail("unit_max", "below unit_min");
+    c.monitor.initial = static_cast<uint32_t>(p[kUnitInitial]);
+    c.monitor.min = static_cast<uint32_t>(p[kUnitMin]);
+    c.monitor.max = static_cast<uint32_t>(p[kUnitMax]);
+    c.monitor.step = static_cast<uint32_t>(p[kUnitStep]);
+    c.monitor.high = p[kWasteHigh];
+    c.monitor.low = p[kWasteLow];
+    c.monitor.window = p[kMonitorWindow];
+    if (c.monitor.min < ctx.line_size) p.fail(kUnitMin.key(), "below one L2 line");
+    if (c.monitor.max > c.page) p.fail(kUnitMax.key(), "larger than page_size (prefetches stay inside a page)");
+    if (c.monitor.max < c.monitor.min) p.fail(kUnitMax.key(), "below unit_min");
     if (c.monitor.initial < c.monitor.min || c.monitor.initial > c.monitor.max)
-        p.fail("unit_initial", "outside [unit_min, unit_max]");
-    if (c.monitor.low > c.monitor.high) p.fail("waste_low", "above waste_high");
-    c.decision_table = p.u32("decision_table");
-    c.write_bypass = p.flag("write_bypass");
-    c.bypass_hit_update = p.str("bypass_hit") == "update";
-    c.pin_share = p.real("pin_share");
+        p.fail(kUnitInitial.key(), "outside [unit_min, unit_max]");
+    if (c.monitor.low > c.monitor.high) p.fail(kWasteLow.key(), "above waste_high");
+    c.decision_table = p[kDecisionTable];
+    c.write_bypass = p[kWriteBypass];
+    c.bypass_hit_update = p[kBypassHit] == "update";
+    c.pin_share = p[kPinShare];
     return c;
 }
 
