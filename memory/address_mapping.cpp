@@ -4,12 +4,23 @@
 
 #include <stdexcept>
 
-#include "memory/param_spec.hpp"
-
 namespace zng::memory {
 
 namespace {
+using namespace param_kind;
 bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+// The defaults are those of every back end that uses the mapping (GDDR5, Optane).
+const Param<String> kAddressMap{"address_map", "channel,column,bank,row",
+                                "how a physical address is split: channel, bank, column, row, comma-separated, least "
+                                "significant first (row last); below them sit `interleave` contiguous bytes"};
+const auto kInterleave =
+    Param<Size>("interleave", "256B", "bytes kept contiguous before the next address field changes (divides the row)")
+        .min(1);
+const auto kBankHash =
+    Param<Choice>("bank_hash", "none",
+                  "none, or xor: bank ^= low row bits (permutation interleaving; power-of-two banks)")
+        .choices({"none", "xor"});
 }  // namespace
 
 AddressMapping::AddressMapping(uint32_t channels, uint32_t banks, uint64_t row_bytes, uint64_t granule_bytes,
@@ -43,7 +54,7 @@ AddressMapping::AddressMapping(uint32_t channels, uint32_t banks, uint64_t row_b
 
 AddressMapping AddressMapping::from_params(const Params& p, uint32_t channels, uint32_t banks, uint64_t row_bytes) {
     std::vector<std::string> order;
-    const std::string text = p.str("address_map");
+    const std::string text = p[kAddressMap];
     size_t start = 0;
     for (;;) {
         size_t comma = text.find(',', start);
@@ -55,25 +66,13 @@ AddressMapping AddressMapping::from_params(const Params& p, uint32_t channels, u
         start = comma + 1;
     }
     try {
-        return AddressMapping(channels, banks, row_bytes, p.size("interleave"), order,
-                              p.str("bank_hash") == "xor" ? BankHash::Xor : BankHash::None);
+        return AddressMapping(channels, banks, row_bytes, p[kInterleave], order,
+                              p[kBankHash] == "xor" ? BankHash::Xor : BankHash::None);
     } catch (const std::invalid_argument& e) {
-        p.fail("address_map", e.what());
+        p.fail(kAddressMap.key(), e.what());
     }
 }
 
-std::vector<ParamSpec> AddressMapping::schema_params(const std::string& default_order,
-                                                     const std::string& default_interleave) {
-    return {
-        param("address_map", ParamType::String, default_order,
-              "how a physical address is split: channel, bank, column, row, comma-separated, least significant "
-              "first (row last); below them sit `interleave` contiguous bytes"),
-        param("interleave", ParamType::Size, default_interleave,
-              "bytes kept contiguous before the next address field changes (divides the row)", 1),
-        choice_param("bank_hash", "none",
-                     "none, or xor: bank ^= low row bits (permutation interleaving; power-of-two banks)",
-                     {"none", "xor"}),
-    };
-}
+std::vector<ParamSpec> AddressMapping::params() { return {kAddressMap, kInterleave, kBankHash}; }
 
 }  // namespace zng::memory

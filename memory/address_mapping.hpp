@@ -58,8 +58,8 @@ public:
     // Builds the mapping from the common keys (address_map, interleave, bank_hash) of a
     // memory back end's section; errors name the file, line and key.
     static AddressMapping from_params(const Params& p, uint32_t channels, uint32_t banks, uint64_t row_bytes);
-    // The schema entries read by from_params, with a back end's own defaults.
-    static std::vector<ParamSpec> schema_params(const std::string& default_order, const std::string& default_interleave);
+    // The declarations of the keys from_params reads, for a back end's schema.
+    static std::vector<ParamSpec> params();
 
 private:
     uint64_t count(Field f) const {

@@ -2,9 +2,16 @@
 
 #include <algorithm>
 
-#include "memory/param_spec.hpp"
-
 namespace zng::memory {
+
+namespace {
+using namespace param_kind;
+const auto kLatency =
+    Param<Time>("latency", "100ns", "time from the end of a request's transfer to its response").min(0);
+const auto kBandwidth = Param<Bandwidth>("bandwidth", "32GB/s", "bytes per second each port's link moves").min(1);
+const auto kQueue = Param<UInt32>("queue", "64", "requests in flight per port before it refuses").range(1, 1e9);
+const auto kCapacity = Param<Size>("capacity", "64GiB", "total bytes served").min(1);
+}  // namespace
 
 const ComponentSchema& FixedLatencyMemory::schema() {
     static const ComponentSchema s = [] {
@@ -12,13 +19,7 @@ const ComponentSchema& FixedLatencyMemory::schema() {
         c.name = "fixed_latency";
         c.description = "each port a link of fixed bandwidth followed by a fixed latency, with a bounded number of "
                         "requests in flight per port";
-        c.params = {
-            param("latency", ParamType::Time, "100ns", "time from the end of a request's transfer to its response",
-                  0),
-            param("bandwidth", ParamType::Bandwidth, "32GB/s", "bytes per second each port's link moves", 1),
-            param("queue", ParamType::UInt, "64", "requests in flight per port before it refuses", 1, 1e9),
-            param("capacity", ParamType::Size, "64GiB", "total bytes served", 1),
-        };
+        c.params = {kLatency, kBandwidth, kQueue, kCapacity};
         c.ports = {"port<i>: one per L2 bank, each with its own link"};
         return c;
     }();
@@ -28,15 +29,15 @@ const ComponentSchema& FixedLatencyMemory::schema() {
 FixedLatencyMemory::FixedLatencyMemory(const Params& p, Simulator& sim, const BackendContext& ctx)
     : name_(p.path()),
       sim_(sim),
-      bandwidth_(p.bandwidth("bandwidth")),
-      queue_(p.u32("queue")),
-      capacity_(p.size("capacity")),
+      bandwidth_(p[kBandwidth]),
+      queue_(p[kQueue]),
+      capacity_(p[kCapacity]),
       ports_(*this, p.path(), ctx.ports),
       traffic_(sim, p.path()),
-      links_(ctx.ports, SerialLink(bandwidth_, p.time("latency"))),
+      links_(ctx.ports, SerialLink(bandwidth_, p[kLatency])),
       occupied_(ctx.ports, 0),
       pending_(sim, [this](Done& d) { done(d); }, "fixed-latency-done") {
-    if (ctx.ports == 0) throw ConfigError(p.where("queue") + ": the memory needs at least one port");
+    if (ctx.ports == 0) throw ConfigError(p.where(kQueue.key()) + ": the memory needs at least one port");
 }
 
 bool FixedLatencyMemory::recv_request(MemRequest* r, ResponsePort& port) {

@@ -6,6 +6,33 @@
 
 namespace zng::memory {
 
+namespace {
+using namespace param_kind;
+const auto kChannels = Param<UInt32>("channels", "6", "memory channels (controllers)").range(1, 1024);
+const auto kBanks = Param<UInt32>("banks", "16", "banks per channel").range(1, 1024);
+const auto kRowSize = Param<Size>("row_size", "2KiB", "bytes of one row across the channel").min(1);
+const auto kCapacity = Param<Size>("capacity", "1536MiB", "total bytes served").min(1);
+const DramParams kDram("1002MHz", "4008MT/s", "32", "32");
+const auto kTRCD = Param<Time>("tRCD", "12ns", "ACT to column command").min(0);
+const auto kTCL = Param<Time>("tCL", "11976ps", "read command to first data (CAS latency)").min(0);
+const auto kTCWL = Param<Time>("tCWL", "3992ps", "write command to first data (write latency)").min(0);
+const auto kTRP = Param<Time>("tRP", "12ns", "PRE to ACT").min(0);
+const auto kTRAS = Param<Time>("tRAS", "28ns", "ACT to PRE").min(0);
+const auto kTRTP = Param<Time>("tRTP", "1996ps", "read command to PRE").min(0);
+const auto kTWR = Param<Time>("tWR", "12ns", "end of write data to PRE (write recovery)").min(0);
+const auto kTCCD = Param<Time>("tCCD", "1996ps", "column command to column command (one burst)").min(0);
+const auto kTRRD = Param<Time>("tRRD", "6ns", "ACT to ACT in different banks").min(0);
+const auto kTFAW = Param<Time>("tFAW", "23ns", "window with at most four ACTs (0 = none)").min(0);
+const auto kTWTR = Param<Time>("tWTR", "5ns", "end of write data to read command").min(0);
+const auto kTRTW = Param<Time>("tRTW", "1996ps", "bus turnaround between read data and write data").min(0);
+const auto kTREFI = Param<Time>("tREFI", "3.9us", "refresh interval (0 = no refresh)").min(0);
+const auto kTRFC = Param<Time>("tRFC", "65ns", "all-bank refresh duration").min(0);
+
+AddressMapping gddr5_mapping(const Params& p) {
+    return AddressMapping::from_params(p, p[kChannels], p[kBanks], p[kRowSize]);
+}
+}  // namespace
+
 const ComponentSchema& Gddr5Memory::schema() {
     static const ComponentSchema s = [] {
         ComponentSchema c;
@@ -13,85 +40,59 @@ const ComponentSchema& Gddr5Memory::schema() {
         c.description =
             "GDDR5 channels, each a memory controller with read/write queues, FR-FCFS scheduling, banks with "
             "open-row state and JEDEC-style timing (tRCD/tCL/tRP/tRAS/tWR/tCCD/tRRD/tFAW/tWTR/refresh)";
-        append(c.params, {
-                             param("channels", ParamType::UInt, "6", "memory channels (controllers)", 1, 1024),
-                             param("banks", ParamType::UInt, "16", "banks per channel", 1, 1024),
-                             param("row_size", ParamType::Size, "2KiB", "bytes of one row across the channel", 1),
-                             param("capacity", ParamType::Size, "1536MiB", "total bytes served", 1),
-                         });
-        append(c.params, AddressMapping::schema_params("channel,column,bank,row", "256B"));
-        append(c.params, dram_bus_params("1002MHz", "4008MT/s"));
-        append(c.params, dram_controller_params("32", "32"));
-        append(c.params,
-               {
-                   param("tRCD", ParamType::Time, "12ns", "ACT to column command", 0),
-                   param("tCL", ParamType::Time, "11976ps", "read command to first data (CAS latency)", 0),
-                   param("tCWL", ParamType::Time, "3992ps", "write command to first data (write latency)", 0),
-                   param("tRP", ParamType::Time, "12ns", "PRE to ACT", 0),
-                   param("tRAS", ParamType::Time, "28ns", "ACT to PRE", 0),
-                   param("tRTP", ParamType::Time, "1996ps", "read command to PRE", 0),
-                   param("tWR", ParamType::Time, "12ns", "end of write data to PRE (write recovery)", 0),
-                   param("tCCD", ParamType::Time, "1996ps", "column command to column command (one burst)", 0),
-                   param("tRRD", ParamType::Time, "6ns", "ACT to ACT in different banks", 0),
-                   param("tFAW", ParamType::Time, "23ns", "window with at most four ACTs (0 = none)", 0),
-                   param("tWTR", ParamType::Time, "5ns", "end of write data to read command", 0),
-                   param("tRTW", ParamType::Time, "1996ps", "bus turnaround between read data and write data", 0),
-                   param("tREFI", ParamType::Time, "3.9us", "refresh interval (0 = no refresh)", 0),
-                   param("tRFC", ParamType::Time, "65ns", "all-bank refresh duration", 0),
-               });
+        c.params = {kChannels, kBanks, kRowSize, kCapacity};
+        const std::vector<ParamSpec> shared = kDram.specs();
+        c.params.insert(c.params.end(), shared.begin(), shared.end());
+        c.params.insert(c.params.end(), {kTRCD, kTCL, kTCWL, kTRP, kTRAS, kTRTP, kTWR, kTCCD, kTRRD, kTFAW, kTWTR,
+                                         kTRTW, kTREFI, kTRFC});
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any channel"};
         return c;
     }();
     return s;
 }
 
-namespace {
-AddressMapping gddr5_mapping(const Params& p) {
-    return AddressMapping::from_params(p, p.u32("channels"), p.u32("banks"), p.size("row_size"));
-}
-}  // namespace
-
 Gddr5Memory::Gddr5Memory(const Params& p, Simulator& sim, const BackendContext& ctx)
     : name_(p.path()),
       sim_(sim),
-      clock_(p.path() + ".clock", p.frequency("command_clock")),
+      clock_(p.path() + ".clock", kDram.command_clock(p)),
       mapping_(gddr5_mapping(p)),
-      capacity_(p.size("capacity")),
-      peak_(dram_bus_peak(p) * p.u32("channels")),
+      capacity_(p[kCapacity]),
+      peak_(kDram.bus_peak(p) * p[kChannels]),
       ports_(*this, p.path(), ctx.ports),
       traffic_(sim, p.path()) {
     DramChannelConfig cfg;
-    cfg.banks = p.u32("banks");
-    read_dram_bus(p, clock_, cfg.timing);
-    read_dram_controller(p, clock_, cfg);
+    cfg.banks = p[kBanks];
+    kDram.read_bus(p, clock_, cfg.timing);
+    kDram.read_controller(p, clock_, cfg);
     DramTiming& t = cfg.timing;
-    t.tRCD = read_cycles(p, "tRCD", clock_);
-    t.tCL = read_cycles(p, "tCL", clock_);
-    t.tCWL = read_cycles(p, "tCWL", clock_);
-    t.tRP = read_cycles(p, "tRP", clock_);
-    t.tRAS = read_cycles(p, "tRAS", clock_);
-    t.tRTP = read_cycles(p, "tRTP", clock_);
-    t.tWR = read_cycles(p, "tWR", clock_);
-    t.tCCD = read_cycles(p, "tCCD", clock_);
-    t.tRRD = read_cycles(p, "tRRD", clock_);
-    t.tFAW = read_cycles(p, "tFAW", clock_);
-    t.tWTR = read_cycles(p, "tWTR", clock_);
-    t.tRTW = read_cycles(p, "tRTW", clock_);
-    t.tREFI = read_cycles(p, "tREFI", clock_);
-    t.tRFC = read_cycles(p, "tRFC", clock_);
-    if (t.tRP == 0) p.fail("tRP", "DRAM needs a non-zero precharge time");
-    if (t.tCCD == 0) p.fail("tCCD", "column commands need a non-zero spacing");
+    t.tRCD = read_cycles(p, kTRCD, clock_);
+    t.tCL = read_cycles(p, kTCL, clock_);
+    t.tCWL = read_cycles(p, kTCWL, clock_);
+    t.tRP = read_cycles(p, kTRP, clock_);
+    t.tRAS = read_cycles(p, kTRAS, clock_);
+    t.tRTP = read_cycles(p, kTRTP, clock_);
+    t.tWR = read_cycles(p, kTWR, clock_);
+    t.tCCD = read_cycles(p, kTCCD, clock_);
+    t.tRRD = read_cycles(p, kTRRD, clock_);
+    t.tFAW = read_cycles(p, kTFAW, clock_);
+    t.tWTR = read_cycles(p, kTWTR, clock_);
+    t.tRTW = read_cycles(p, kTRTW, clock_);
+    t.tREFI = read_cycles(p, kTREFI, clock_);
+    t.tRFC = read_cycles(p, kTRFC, clock_);
+    if (t.tRP == 0) p.fail(kTRP.key(), "DRAM needs a non-zero precharge time");
+    if (t.tCCD == 0) p.fail(kTCCD.key(), "column commands need a non-zero spacing");
     if (t.tREFI != 0 && t.tRFC + t.tRP >= t.tREFI)
-        p.fail("tREFI", "the refresh interval must exceed tRFC + tRP, or the channel would only refresh");
+        p.fail(kTREFI.key(), "the refresh interval must exceed tRFC + tRP, or the channel would only refresh");
     // Between two refreshes a row must open, move one burst and close again, or no access
     // ever completes and the run makes no progress.
     const Cycle row_cycle = t.tRCD + std::max(t.tCL, t.tCWL) + t.burst + t.tRP;
     if (t.tREFI != 0 && t.tRFC + row_cycle >= t.tREFI)
-        p.fail("tREFI", fmt::format("the refresh interval ({} cycles) must exceed tRFC + tRCD + max(tCL, tCWL) + one "
-                                    "burst + tRP ({} cycles; tRCD is {} cycles at {}), or no access completes "
-                                    "between refreshes",
-                                    t.tREFI, t.tRFC + row_cycle, t.tRCD, p.where("tRCD")));
-    if (ctx.ports == 0) throw ConfigError(p.where("channels") + ": the memory needs at least one port");
+        p.fail(kTREFI.key(),
+               fmt::format("the refresh interval ({} cycles) must exceed tRFC + tRCD + max(tCL, tCWL) + one "
+                           "burst + tRP ({} cycles; tRCD is {} cycles at {}), or no access completes "
+                           "between refreshes",
+                           t.tREFI, t.tRFC + row_cycle, t.tRCD, p.where(kTRCD.key())));
+    if (ctx.ports == 0) throw ConfigError(p.where(kChannels.key()) + ": the memory needs at least one port");
     for (uint32_t i = 0; i < mapping_.channels(); ++i)
         channels_.push_back(
             std::make_unique<DramChannel>(sim, fmt::format("{}.ch{}", name_, i), clock_, cfg,

@@ -9,8 +9,33 @@
 namespace zng::memory {
 
 namespace {
+using namespace param_kind;
 constexpr uint64_t kSector = 32;  // write masks track 32 B sectors, the L2's sector size
+
+const auto kChannels = Param<UInt32>("channels", "6", "DIMMs, each behind its own memory controller").range(1, 1024);
+const auto kMediaPartitions =
+    Param<UInt32>("media_partitions", "5", "media partitions per DIMM that read or program lines concurrently")
+        .range(1, 1024);
+const auto kMediaLine = Param<Size>("media_line", "256B", "media access granularity (XPLine)").range(32, 2048);
+const auto kCapacity = Param<Size>("capacity", "768GiB", "total bytes served").min(1);
+const DramParams kDram("1333MHz", "2666MT/s", "64", "32");
+const auto kTRCD = Param<Time>("tRCD", "190ns", "media read of one line into a partition's buffer").min(0);
+const auto kTCL = Param<Time>("tCL", "8.9ns", "read command to first data on the bus").min(0);
+const auto kTRP = Param<Time>("tRP", "763ns", "media program of one written line (partition busy)").min(0);
+const auto kTCWL = Param<Time>("tCWL", "10.5ns", "write command to first data on the bus").min(0);
+const auto kTCCD = Param<Time>("tCCD", "3ns", "column command to column command (one burst)").min(0);
+const auto kTWTR = Param<Time>("tWTR", "2.5ns", "end of write data to read command").min(0);
+const auto kTRTW = Param<Time>("tRTW", "1.5ns", "bus turnaround between read data and write data").min(0);
+const auto kWriteBuffer = Param<Size>("write_buffer", "16KiB", "write-combining buffer per DIMM (XPBuffer)").min(1);
+const auto kWriteBufferFreeTarget =
+    Param<UInt32>("write_buffer_free_target", "5",
+                  "the buffer programs lines into the media whenever fewer lines than this are free")
+        .min(1);
+
+AddressMapping optane_mapping(const Params& p) {
+    return AddressMapping::from_params(p, p[kChannels], p[kMediaPartitions], p[kMediaLine]);
 }
+}  // namespace
 
 const ComponentSchema& OptaneMemory::schema() {
     static const ComponentSchema s = [] {
@@ -20,82 +45,58 @@ const ComponentSchema& OptaneMemory::schema() {
             "Optane DC PMMs, one per memory controller on a DDR-T channel: 256 B media lines read into "
             "per-partition line buffers (tRCD), read out over the bus (tCL), writes merged in an on-DIMM "
             "write-combining buffer and programmed into the media (tRP), partial lines read-modify-written";
-        append(c.params,
-               {
-                   param("channels", ParamType::UInt, "6", "DIMMs, each behind its own memory controller", 1, 1024),
-                   param("media_partitions", ParamType::UInt, "5",
-                         "media partitions per DIMM that read or program lines concurrently", 1, 1024),
-                   param("media_line", ParamType::Size, "256B", "media access granularity (XPLine)", 32, 2048),
-                   param("capacity", ParamType::Size, "768GiB", "total bytes served", 1),
-               });
-        append(c.params, AddressMapping::schema_params("channel,column,bank,row", "256B"));
-        append(c.params, dram_bus_params("1333MHz", "2666MT/s"));
-        append(c.params, dram_controller_params("64", "32"));
-        append(c.params,
-               {
-                   param("tRCD", ParamType::Time, "190ns", "media read of one line into a partition's buffer", 0),
-                   param("tCL", ParamType::Time, "8.9ns", "read command to first data on the bus", 0),
-                   param("tRP", ParamType::Time, "763ns", "media program of one written line (partition busy)", 0),
-                   param("tCWL", ParamType::Time, "10.5ns", "write command to first data on the bus", 0),
-                   param("tCCD", ParamType::Time, "3ns", "column command to column command (one burst)", 0),
-                   param("tWTR", ParamType::Time, "2.5ns", "end of write data to read command", 0),
-                   param("tRTW", ParamType::Time, "1.5ns", "bus turnaround between read data and write data", 0),
-                   param("write_buffer", ParamType::Size, "16KiB", "write-combining buffer per DIMM (XPBuffer)", 1),
-                   param("write_buffer_free_target", ParamType::UInt, "5",
-                         "the buffer programs lines into the media whenever fewer lines than this are free", 1),
-               });
+        c.params = {kChannels, kMediaPartitions, kMediaLine, kCapacity};
+        const std::vector<ParamSpec> shared = kDram.specs();
+        c.params.insert(c.params.end(), shared.begin(), shared.end());
+        c.params.insert(c.params.end(),
+                        {kTRCD, kTCL, kTRP, kTCWL, kTCCD, kTWTR, kTRTW, kWriteBuffer, kWriteBufferFreeTarget});
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any DIMM"};
         return c;
     }();
     return s;
 }
 
-namespace {
-AddressMapping optane_mapping(const Params& p) {
-    return AddressMapping::from_params(p, p.u32("channels"), p.u32("media_partitions"), p.size("media_line"));
-}
-}  // namespace
-
 OptaneMemory::OptaneMemory(const Params& p, Simulator& sim, const BackendContext& ctx)
     : name_(p.path()),
-      clock_(p.path() + ".clock", p.frequency("command_clock")),
+      clock_(p.path() + ".clock", kDram.command_clock(p)),
       mapping_(optane_mapping(p)),
-      capacity_(p.size("capacity")),
-      line_(p.size("media_line")),
+      capacity_(p[kCapacity]),
+      line_(p[kMediaLine]),
       ports_(*this, p.path(), ctx.ports),
       traffic_(sim, p.path()) {
-    if (line_ % kSector != 0) p.fail("media_line", fmt::format("must be a multiple of {} B", kSector));
-    const uint64_t wb_bytes = p.size("write_buffer");
+    if (line_ % kSector != 0) p.fail(kMediaLine.key(), fmt::format("must be a multiple of {} B", kSector));
+    const uint64_t wb_bytes = p[kWriteBuffer];
     if (wb_bytes % line_ != 0)
-        p.fail("write_buffer", fmt::format("{} B is not a whole number of {} B media lines", wb_bytes, line_));
-    if (wb_bytes / line_ > (1u << 20)) p.fail("write_buffer", "more than 2^20 lines");
+        p.fail(kWriteBuffer.key(), fmt::format("{} B is not a whole number of {} B media lines", wb_bytes, line_));
+    if (wb_bytes / line_ > (1u << 20)) p.fail(kWriteBuffer.key(), "more than 2^20 lines");
     const uint32_t wb_lines = static_cast<uint32_t>(wb_bytes / line_);
-    const uint32_t free_target = p.u32("write_buffer_free_target");
+    const uint32_t free_target = p[kWriteBufferFreeTarget];
     if (free_target > wb_lines)
-        p.fail("write_buffer_free_target", fmt::format("{} exceeds the {} lines of the buffer", free_target, wb_lines));
-    if (ctx.ports == 0) throw ConfigError(p.where("channels") + ": the memory needs at least one port");
+        p.fail(kWriteBufferFreeTarget.key(),
+               fmt::format("{} exceeds the {} lines of the buffer", free_target, wb_lines));
+    if (ctx.ports == 0) throw ConfigError(p.where(kChannels.key()) + ": the memory needs at least one port");
 
     DramChannelConfig cfg;
     cfg.banks = mapping_.banks();
     cfg.internal_queue = wb_lines;  // at most every buffered line programming at once
-    read_dram_bus(p, clock_, cfg.timing);
-    read_dram_controller(p, clock_, cfg);
+    kDram.read_bus(p, clock_, cfg.timing);
+    kDram.read_controller(p, clock_, cfg);
     DramTiming& t = cfg.timing;
-    t.tRCD = read_cycles(p, "tRCD", clock_);
-    t.tCL = read_cycles(p, "tCL", clock_);
-    t.tCWL = read_cycles(p, "tCWL", clock_);
-    t.tCCD = read_cycles(p, "tCCD", clock_);
-    t.tWTR = read_cycles(p, "tWTR", clock_);
-    t.tRTW = read_cycles(p, "tRTW", clock_);
-    t.tPROG = read_cycles(p, "tRP", clock_);
+    t.tRCD = read_cycles(p, kTRCD, clock_);
+    t.tCL = read_cycles(p, kTCL, clock_);
+    t.tCWL = read_cycles(p, kTCWL, clock_);
+    t.tCCD = read_cycles(p, kTCCD, clock_);
+    t.tWTR = read_cycles(p, kTWTR, clock_);
+    t.tRTW = read_cycles(p, kTRTW, clock_);
+    t.tPROG = read_cycles(p, kTRP, clock_);
     t.tRP = 0;  // a clean line buffer is dropped, not written back
-    if (t.tCCD == 0) p.fail("tCCD", "column commands need a non-zero spacing");
-    if (t.tRCD == 0) p.fail("tRCD", "a media read cannot take zero time");
-    if (t.tPROG == 0) p.fail("tRP", "a media program cannot take zero time");
+    if (t.tCCD == 0) p.fail(kTCCD.key(), "column commands need a non-zero spacing");
+    if (t.tRCD == 0) p.fail(kTRCD.key(), "a media read cannot take zero time");
+    if (t.tPROG == 0) p.fail(kTRP.key(), "a media program cannot take zero time");
 
-    const double dimms = p.u32("channels");
+    const double dimms = p[kChannels];
     const double media_read = static_cast<double>(cfg.banks * line_) / ticks_to_seconds(clock_.cycles(t.tRCD));
-    peak_read_ = dimms * std::min(dram_bus_peak(p), media_read);
+    peak_read_ = dimms * std::min(kDram.bus_peak(p), media_read);
     peak_write_ = dimms * static_cast<double>(cfg.banks * line_) / ticks_to_seconds(clock_.cycles(t.tPROG));
 
     const uint32_t sectors = static_cast<uint32_t>(line_ / kSector);

@@ -51,6 +51,11 @@ public:
     }
 };
 
+const auto kNifWidth =
+    Param<param_kind::Size>("width", "8B", "local-network width (Table I: HW-NiF 8 B)").range(1, 1 << 16);
+const auto kNifClock =
+    Param<param_kind::Frequency>("clock", "800MHz", "local-network clock (assumption: the interface rate)").min(1);
+
 }  // namespace
 
 void register_register_interconnects() {
@@ -58,20 +63,15 @@ void register_register_interconnects() {
     slot.add({"", "fcnet", "fully connected registers, I/O ports and planes (Fig. 9a): remote moves cost nothing",
               {}, {}},
              [](const Params&, Simulator& sim, uint32_t) { return std::make_unique<FullyConnected>(sim); });
-    ParamSpec width{"width", ParamType::Size, "8B", "local-network width (Table I: HW-NiF 8 B)"};
-    width.min = 1;
-    width.max = 1 << 16;
-    ParamSpec clock{"clock", ParamType::Frequency, "800MHz", "local-network clock (assumption: the interface rate)"};
-    clock.min = 1;
     slot.add({"",
               "nif",
               "Network-in-Flash (Fig. 9b): per plane an I/O bus and a data bus; remote moves cross the local network "
               "between data registers",
-              {width, clock},
+              {kNifWidth, kNifClock},
               {}},
              [](const Params& p, Simulator& sim, uint32_t planes) {
-                 return std::make_unique<NetworkInFlash>(sim, planes, p.frequency("clock"),
-                                                         static_cast<uint32_t>(p.size("width")));
+                 return std::make_unique<NetworkInFlash>(sim, planes, p[kNifClock],
+                                                         static_cast<uint32_t>(p[kNifWidth]));
              });
     slot.add({"", "swnet",
               "software (Fig. 8c): the controller copies a page out through an I/O port and the flash network and back "

@@ -83,6 +83,8 @@ private:
     uint64_t s_;
 };
 
+const Param<param_kind::UInt> kSeed{"seed", "1", "generator seed"};
+
 }  // namespace
 
 void register_replacement_policies() {
@@ -94,9 +96,9 @@ void register_replacement_policies() {
     slot.add({"",
               "random",
               "evict a uniformly chosen idle register (seeded, deterministic)",
-              {{"seed", ParamType::UInt, "1", "generator seed"}},
+              {kSeed},
               {}},
-             [](const Params& p) { return std::make_unique<RandomPolicy>(p.u64("seed")); });
+             [](const Params& p) { return std::make_unique<RandomPolicy>(p[kSeed]); });
 }
 
 }  // namespace zng::flash

@@ -6,6 +6,21 @@
 
 namespace zng::flash {
 
+namespace {
+using namespace param_kind;
+const Param<Bool> kEnabled{"enabled", "false", "watch the registers and raise redirection"};
+const auto kHistory =
+    Param<UInt32>("history", "0", "evicted pages remembered per package (0: as many as the package has registers)")
+        .max(1 << 24);
+const auto kWindow = Param<UInt32>("window", "64", "register write misses per decision").range(1, 1 << 24);
+const auto kOnRatio =
+    Param<Real>("on_ratio", "0.25", "rewrites / write misses in a window at or above which redirection starts")
+        .range(0, 1);
+const auto kOffRatio =
+    Param<Real>("off_ratio", "0.05", "rewrites / write misses in a window at or below which redirection ends")
+        .range(0, 1);
+}  // namespace
+
 const ComponentSchema& ThrashingCheckerConfig::schema() {
     static const ComponentSchema s = [] {
         ComponentSchema r;
@@ -15,22 +30,7 @@ const ComponentSchema& ThrashingCheckerConfig::schema() {
             "register thrashing checker of each package (IV-C): rewrites of recently evicted pages per register "
             "write miss, over a window, switch the L2 redirection of dirty pages on and off (rule and values: "
             "assumptions)";
-        ParamSpec enabled{"enabled", ParamType::Bool, "false", "watch the registers and raise redirection"};
-        ParamSpec history{"history", ParamType::UInt, "0",
-                          "evicted pages remembered per package (0: as many as the package has registers)"};
-        history.max = 1 << 24;
-        ParamSpec window{"window", ParamType::UInt, "64", "register write misses per decision"};
-        window.min = 1;
-        window.max = 1 << 24;
-        ParamSpec on{"on_ratio", ParamType::Real, "0.25",
-                     "rewrites / write misses in a window at or above which redirection starts"};
-        on.min = 0;
-        on.max = 1;
-        ParamSpec off{"off_ratio", ParamType::Real, "0.05",
-                      "rewrites / write misses in a window at or below which redirection ends"};
-        off.min = 0;
-        off.max = 1;
-        r.params = {enabled, history, window, on, off};
+        r.params = {kEnabled, kHistory, kWindow, kOnRatio, kOffRatio};
         SchemaCatalog::global().add(&r);
         return r;
     }();
@@ -40,13 +40,13 @@ const ComponentSchema& ThrashingCheckerConfig::schema() {
 ThrashingCheckerConfig ThrashingCheckerConfig::read(const ConfigNode* section, const std::string& path) {
     Params p(section, schema(), path);
     ThrashingCheckerConfig c;
-    c.enabled = p.flag("enabled");
-    c.history = p.u32("history");
-    c.window = p.u32("window");
-    c.on_ratio = p.real("on_ratio");
-    c.off_ratio = p.real("off_ratio");
+    c.enabled = p[kEnabled];
+    c.history = p[kHistory];
+    c.window = p[kWindow];
+    c.on_ratio = p[kOnRatio];
+    c.off_ratio = p[kOffRatio];
     if (c.off_ratio >= c.on_ratio && c.enabled)
-        p.fail("off_ratio", "must be below on_ratio (else the signal would flip every window)");
+        p.fail(kOffRatio.key(), "must be below on_ratio (else the signal would flip every window)");
     return c;
 }
 

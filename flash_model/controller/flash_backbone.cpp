@@ -6,48 +6,47 @@
 
 namespace zng::flash {
 
+namespace {
+using namespace param_kind;
+const auto kControllerClock =
+    Param<Frequency>("controller_clock", "1.2GHz",
+                     "flash controller clock (assumption: the GPU interconnect clock it is attached to)")
+        .min(1);
+const auto kQueueDepth =
+    Param<UInt32>("queue_depth", "64", "demand reads a controller holds (accepted, unanswered)").range(1, 1 << 20);
+// Paper I: "To accommodate the write requests, ZnG increases the number of registers";
+// V-B: small writes are buffered in "both the L2 cache and flash registers". Writes are
+// posted into a queue of their own so that they never take a read's place.
+const auto kWriteQueueDepth =
+    Param<UInt32>("write_queue_depth", "64",
+                  "posted demand writes a controller holds until a register absorbs them (assumption: as many as "
+                  "reads)")
+        .range(1, 1 << 20);
+const auto kPlaneDepth =
+    Param<UInt32>("plane_depth", "2", "commands a controller keeps in flight per plane (the package queues them)")
+        .range(1, 1024);
+const auto kControllerLatency =
+    Param<UInt32>("controller_latency", "4", "controller cycles to decode and queue a request").max(1 << 20);
+const Param<Section> kScheduler{"scheduler", "", "per-plane command scheduler (type: fifo | read_priority)"};
+const Param<Section> kNetwork{"network", "", "controller-package network (type: mesh | onfi_bus)"};
+}  // namespace
+
 std::vector<ParamSpec> FlashBackboneSettings::params() {
-    ParamSpec clock{"controller_clock", ParamType::Frequency, "1.2GHz",
-                    "flash controller clock (assumption: the GPU interconnect clock it is attached to)"};
-    clock.min = 1;
-    ParamSpec depth{"queue_depth", ParamType::UInt, "64", "demand reads a controller holds (accepted, unanswered)"};
-    depth.min = 1;
-    depth.max = 1 << 20;
-    // Paper I: "To accommodate the write requests, ZnG increases the number of registers";
-    // V-B: small writes are buffered in "both the L2 cache and flash registers". Writes are
-    // posted into a queue of their own so that they never take a read's place.
-    ParamSpec wdepth{"write_queue_depth", ParamType::UInt, "64",
-                     "posted demand writes a controller holds until a register absorbs them (assumption: as many as "
-                     "reads)"};
-    wdepth.min = 1;
-    wdepth.max = 1 << 20;
-    ParamSpec plane{"plane_depth", ParamType::UInt, "2",
-                    "commands a controller keeps in flight per plane (the package queues them)"};
-    plane.min = 1;
-    plane.max = 1024;
-    ParamSpec lat{"controller_latency", ParamType::UInt, "4", "controller cycles to decode and queue a request"};
-    lat.max = 1 << 20;
-    return {clock,
-            depth,
-            wdepth,
-            plane,
-            lat,
-            {"scheduler", ParamType::Section, "", "per-plane command scheduler (type: fifo | read_priority)"},
-            {"network", ParamType::Section, "", "controller-package network (type: mesh | onfi_bus)"}};
+    return {kControllerClock, kQueueDepth, kWriteQueueDepth, kPlaneDepth, kControllerLatency, kScheduler, kNetwork};
 }
 
 FlashBackboneSettings FlashBackboneSettings::read(const Params& p, const std::string& name) {
     FlashBackboneSettings s;
     s.name = name;
-    s.controller_clock_hz = p.frequency("controller_clock");
-    s.controller.queue_depth = p.u32("queue_depth");
-    s.controller.write_queue_depth = p.u32("write_queue_depth");
-    s.controller.plane_depth = p.u32("plane_depth");
-    s.controller.latency = p.u32("controller_latency");
-    s.scheduler = p.section("scheduler");
-    s.scheduler_path = p.path() + ".scheduler";
-    s.network = p.section("network");
-    s.network_path = p.path() + ".network";
+    s.controller_clock_hz = p[kControllerClock];
+    s.controller.queue_depth = p[kQueueDepth];
+    s.controller.write_queue_depth = p[kWriteQueueDepth];
+    s.controller.plane_depth = p[kPlaneDepth];
+    s.controller.latency = p[kControllerLatency];
+    s.scheduler = p[kScheduler];
+    s.scheduler_path = p.path() + "." + kScheduler.key();
+    s.network = p[kNetwork];
+    s.network_path = p.path() + "." + kNetwork.key();
     return s;
 }
 

@@ -4,6 +4,14 @@
 
 namespace zng::flash {
 
+namespace {
+const auto kLogBlocksPerPlane =
+    Param<param_kind::UInt32>(
+        "log_blocks_per_plane", "64",
+        "blocks per plane the built-in log-block allocator reserves when no FTL provides a log-block map")
+        .min(1);
+}  // namespace
+
 ComponentSchema ZngFlashBackend::schema() {
     ComponentSchema s;
     s.name = "zng_flash";
@@ -11,10 +19,7 @@ ComponentSchema ZngFlashBackend::schema() {
         "ZnG: flash controllers on the GPU interconnect, a flash network (mesh) and Z-NAND packages with registers "
         "and programmable row decoders; geometry and timing from the shared `flash:` section.";
     s.params = FlashBackboneSettings::params();
-    ParamSpec logs{"log_blocks_per_plane", ParamType::UInt, "64",
-                   "blocks per plane the built-in log-block allocator reserves when no FTL provides a log-block map"};
-    logs.min = 1;
-    s.params.push_back(logs);
+    s.params.push_back(kLogBlocksPerPlane);
     s.ports = {"port[i]: one response port per L2 bank"};
     return s;
 }
@@ -26,9 +31,9 @@ ZngFlashBackend::ZngFlashBackend(Simulator& sim, const BackendContext& ctx, cons
     LogBlockMap* map = ctx.translator ? ctx.translator->find_interface<LogBlockMap>() : nullptr;
     if (!map) {
         try {
-            builtin_ = std::make_unique<SimpleLogBlockAllocator>(backbone_->geometry(), p.u32("log_blocks_per_plane"));
+            builtin_ = std::make_unique<SimpleLogBlockAllocator>(backbone_->geometry(), p[kLogBlocksPerPlane]);
         } catch (const ConfigError& e) {
-            p.fail("log_blocks_per_plane", e.what());
+            p.fail(kLogBlocksPerPlane.key(), e.what());
         }
         map = builtin_.get();
     }

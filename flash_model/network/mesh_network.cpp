@@ -8,36 +8,35 @@
 
 namespace zng::flash {
 
+namespace {
+using namespace param_kind;
+const auto kRows = Param<UInt32>("rows", "0", "router rows (0: chosen with cols to hold every package)").range(0, 1024);
+const auto kCols = Param<UInt32>("cols", "0", "router columns (0: ceil(sqrt(packages)))").range(0, 1024);
+const auto kClock =
+    Param<Frequency>("clock", "800MHz", "router and link clock (assumption: the interface rate)").min(1);
+const auto kLinkWidth =
+    Param<Size>("link_width", "8B", "bytes per flit and per link cycle (Table I: 8 B)").range(1, 1024);
+const auto kHeaderBytes =
+    Param<Size>("header_bytes", "8B", "header of every packet (command, address, routing)").max(1024);
+const auto kMaxPacket =
+    Param<Size>("max_packet", "512B", "largest payload of one packet; longer messages are split").range(1, 1 << 20);
+const auto kRouterLatency =
+    Param<UInt32>("router_latency", "2", "cycles a head spends in a router before leaving on a link").range(0, 1000);
+const auto kBufferFlits =
+    Param<UInt32>("buffer_flits", "0", "flits of buffer per router input (0: two largest packets)").range(0, 1 << 20);
+}  // namespace
+
 ComponentSchema MeshNetwork::schema() {
-    auto u = [](const char* k, const char* d, const char* desc, double min, double max) {
-        ParamSpec p{k, ParamType::UInt, d, desc};
-        p.min = min;
-        p.max = max;
-        return p;
-    };
-    ParamSpec clock{"clock", ParamType::Frequency, "800MHz", "router and link clock (assumption: the interface rate)"};
-    clock.min = 1;
-    ParamSpec width{"link_width", ParamType::Size, "8B", "bytes per flit and per link cycle (Table I: 8 B)"};
-    width.min = 1;
-    width.max = 1024;
-    ParamSpec header{"header_bytes", ParamType::Size, "8B", "header of every packet (command, address, routing)"};
-    header.max = 1024;
-    ParamSpec maxp{"max_packet", ParamType::Size, "512B", "largest payload of one packet; longer messages are split"};
-    maxp.min = 1;
-    maxp.max = 1 << 20;
     return {"flash_network",
             "mesh",
             "ZnG's 2D mesh flash network: XY routing, virtual cut-through routers with input buffers and credit "
             "back-pressure, one packet per link at a time.",
-            {u("rows", "0", "router rows (0: chosen with cols to hold every package)", 0, 1024),
-             u("cols", "0", "router columns (0: ceil(sqrt(packages)))", 0, 1024), clock, width, header, maxp,
-             u("router_latency", "2", "cycles a head spends in a router before leaving on a link", 0, 1000),
-             u("buffer_flits", "0", "flits of buffer per router input (0: two largest packets)", 0, 1 << 20)},
+            {kRows, kCols, kClock, kLinkWidth, kHeaderBytes, kMaxPacket, kRouterLatency, kBufferFlits},
             {}};
 }
 
 MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout, const Params& p)
-    : OwnedClock(ClockDomain(name + ".clock", p.frequency("clock"))),
+    : OwnedClock(ClockDomain(name + ".clock", p[kClock])),
       Component(sim, name, own_clock),
       events_(sim, [this](Ev& e) { on_event(e); }, "mesh"),
       messages_(stats().counter("messages", "messages delivered", "messages")),
@@ -46,24 +45,24 @@ MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNet
       bytes_(stats().counter("bytes", "payload bytes delivered", "B")),
       latency_(stats().average("latency", "message latency from send to delivery", "ns")) {
     uint32_t packages = static_cast<uint32_t>(layout.package_channel.size());
-    rows_ = p.u32("rows");
-    cols_ = p.u32("cols");
+    rows_ = p[kRows];
+    cols_ = p[kCols];
     if (cols_ == 0) cols_ = rows_ ? (packages + rows_ - 1) / rows_ : static_cast<uint32_t>(std::ceil(std::sqrt(packages)));
     if (cols_ == 0) cols_ = 1;
     if (rows_ == 0) rows_ = (packages + cols_ - 1) / cols_;
     if (rows_ == 0) rows_ = 1;
     if (static_cast<uint64_t>(rows_) * cols_ < packages)
-        p.fail("rows", fmt::format("a {}x{} mesh has fewer routers than the {} packages", rows_, cols_, packages));
+        p.fail(kRows.key(), fmt::format("a {}x{} mesh has fewer routers than the {} packages", rows_, cols_, packages));
     routers_ = rows_ * cols_;
-    width_ = static_cast<uint32_t>(p.size("link_width"));
-    header_ = static_cast<uint32_t>(p.size("header_bytes"));
-    max_payload_ = static_cast<uint32_t>(p.size("max_packet"));
-    router_latency_ = p.u32("router_latency");
+    width_ = static_cast<uint32_t>(p[kLinkWidth]);
+    header_ = static_cast<uint32_t>(p[kHeaderBytes]);
+    max_payload_ = static_cast<uint32_t>(p[kMaxPacket]);
+    router_latency_ = p[kRouterLatency];
     uint32_t largest = packet_flits(max_payload_);
-    buffer_flits_ = p.u32("buffer_flits");
+    buffer_flits_ = p[kBufferFlits];
     if (buffer_flits_ == 0) buffer_flits_ = 2 * largest;
     if (buffer_flits_ < largest)
-        p.fail("buffer_flits", fmt::format("a router input must hold a whole packet ({} flits of the largest packet)",
+        p.fail(kBufferFlits.key(), fmt::format("a router input must hold a whole packet ({} flits of the largest packet)",
                                            largest));
 
     endpoint_router_.resize(layout.endpoints());

@@ -6,29 +6,31 @@
 
 namespace zng::flash {
 
+namespace {
+using namespace param_kind;
+const auto kRate = Param<Rate>("rate", "800MT/s", "bus transfer rate (ONFI NV-DDR3: 800 MT/s)").min(1);
+const auto kWidth = Param<Size>("width", "1B", "bytes per bus transfer (ONFI: 8-bit DQ bus)").range(1, 1024);
+const auto kCommandBytes =
+    Param<Size>("command_bytes", "7B",
+                "command and address cycles carried before every message (1 cmd + 5 addr + 1 cmd)")
+        .max(1024);
+}  // namespace
+
 ComponentSchema OnfiChannelNetwork::schema() {
-    ParamSpec rate{"rate", ParamType::Rate, "800MT/s", "bus transfer rate (ONFI NV-DDR3: 800 MT/s)"};
-    rate.min = 1;
-    ParamSpec width{"width", ParamType::Size, "1B", "bytes per bus transfer (ONFI: 8-bit DQ bus)"};
-    width.min = 1;
-    width.max = 1024;
-    ParamSpec cmd{"command_bytes", ParamType::Size, "7B",
-                  "command and address cycles carried before every message (1 cmd + 5 addr + 1 cmd)"};
-    cmd.max = 1024;
     return {"flash_network",
             "onfi_bus",
             "Bus-based ONFI flash channels: one shared bus per channel between its controller and packages.",
-            {rate, width, cmd},
+            {kRate, kWidth, kCommandBytes},
             {}};
 }
 
 OnfiChannelNetwork::OnfiChannelNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout,
                                        const Params& p)
-    : OwnedClock(ClockDomain(name + ".clock", p.rate("rate"))),
+    : OwnedClock(ClockDomain(name + ".clock", p[kRate])),
       Component(sim, name, own_clock),
       layout_(layout),
-      width_(static_cast<uint32_t>(p.size("width"))),
-      command_bytes_(static_cast<uint32_t>(p.size("command_bytes"))),
+      width_(static_cast<uint32_t>(p[kWidth])),
+      command_bytes_(static_cast<uint32_t>(p[kCommandBytes])),
       done_(sim, [this](Done& d) { finish(d); }, "onfi-bus"),
       messages_(stats().counter("messages", "messages delivered", "messages")),
       bytes_(stats().counter("bytes", "payload bytes delivered", "B")),
