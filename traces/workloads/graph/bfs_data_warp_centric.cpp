@@ -52,7 +52,7 @@ BfsResult run_bfs_data_warp_centric(GpuRun& run, const CsrGraph& g, uint64_t roo
             [&](WarpOps& w, const WarpThreads& t) {
                 const WarpChunk c = warp_chunk(w, t, in->size());
                 Lanes<uint64_t> v{}, begin{}, end{}, num{}, vid{};
-                Lanes<uint32_t> work{}, widx{};
+                Lanes<uint32_t> work{};
                 w.load_one(kPcItemNum, t.live, in->end_counter(), 0);
                 w.compute(kTestCompute);
                 if (c.active == 0) return;
@@ -68,19 +68,8 @@ BfsResult run_bfs_data_warp_centric(GpuRun& run, const CsrGraph& g, uint64_t roo
                                                              [&](uint64_t u) { return r.level[u] == kMyInfinity; });
                         w.compute(1);
                         w.store(kPcNbrStore, fresh, vpl, vid);
-                        for_each_lane(fresh, [&](int l) {
-                            r.level[vid[l]] = curr + 1;
-                            widx[l] = work[l];
-                            (*local)[l][work[l]++] = vid[l];
-                        });
-                        w.local_store(kPcLocalPush, fresh, widx, 8);
-                        const uint32_t full =
-                            lanes_where(fresh, [&](int l) { return work[l] == kLocalWorklistSize; });
-                        w.compute(2);
-                        if (full) {
-                            out->push_range(w, kFullPush, full, *local, work);
-                            for_each_lane(full, [&](int l) { work[l] = 0; });
-                        }
+                        for_each_lane(fresh, [&](int l) { r.level[vid[l]] = curr + 1; });
+                        out->push_local(w, kPcLocalPush, kFullPush, fresh, vid, *local, work);
                         return 0u;
                     });
                 });

@@ -41,6 +41,12 @@ public:
     void push_range(WarpOps& w, const WorklistPcs& pc, uint32_t mask, const LocalWorklists& from,
                     const Lanes<uint32_t>& n);
 
+    // `local_worklist[work_size++] = v[l]` by the lanes of mask (a store to local
+    // memory), then `if (work_size == LOCAL_SIZE) { pushRange into this worklist;
+    // work_size = 0; }`: the step of the data-driven kernels that queue a vertex.
+    void push_local(WarpOps& w, uint64_t pc_local, const WorklistPcs& full, uint32_t mask,
+                    const Lanes<uint64_t>& v, LocalWorklists& local, Lanes<uint32_t>& work);
+
 private:
     std::string name_;
     DeviceArray items_array_;

@@ -57,7 +57,7 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
         bool ran = run.launcher.launch(
             KernelDesc{"sssp_data_thread_centric::kernel"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, v, begin, end, vid;
-                Lanes<uint32_t> cost{}, work{}, widx{}, nd{};
+                Lanes<uint32_t> cost{}, work{}, nd{};
                 const uint32_t items = in->size();
                 const uint32_t m = thread_ids(t, items, tid);
                 w.compute(kTidCompute);
@@ -84,18 +84,8 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
                             pushed |= 1u << l;
                         }
                     });
-                    for_each_lane(pushed, [&](int l) {
-                        widx[l] = work[l];
-                        (*local)[l][work[l]++] = vid[l];
-                    });
                     w.compute(kTestCompute);
-                    w.local_store(kPcLocalPush, pushed, widx, 8);
-                    const uint32_t full = lanes_where(lower, [&](int l) { return work[l] == kLocalWorklistSize; });
-                    w.compute(kTestCompute);
-                    if (full) {
-                        out->push_range(w, kFullPush, full, *local, work);
-                        for_each_lane(full, [&](int l) { work[l] = 0; });
-                    }
+                    out->push_local(w, kPcLocalPush, kFullPush, pushed, vid, *local, work);
                     return 0u;
                 });
                 out->push_range(w, kFinalPush, m, *local, work);
