@@ -52,6 +52,18 @@ void DeviceWorklist::push_range(WarpOps& w, const WorklistPcs& pc, uint32_t mask
     w.compute(2);
 }
 
+uint32_t DeviceWorklist::thread_items(WarpOps& w, uint64_t pc_end, uint64_t pc_item, const WarpThreads& t,
+                                     Lanes<uint64_t>& tid, Lanes<uint64_t>& v) const {
+    const uint32_t m = thread_ids(t, end_, tid);
+    w.compute(kTidCompute);
+    w.load_one(pc_end, t.live, end_array_, 0);
+    w.compute(kTestCompute);
+    if (m == 0) return 0;
+    for_each_lane(m, [&](int l) { v[l] = items_[tid[l]]; });
+    w.load(pc_item, m, items_array_, tid);
+    return m;
+}
+
 void DeviceWorklist::push_local(WarpOps& w, uint64_t pc_local, const WorklistPcs& full, uint32_t mask,
                                 const Lanes<uint64_t>& v, LocalWorklists& local, Lanes<uint32_t>& work) {
     Lanes<uint32_t> slot{};

@@ -80,6 +80,14 @@ void add_bfs(WorkloadRegistry& reg, const char* name, const char* description, d
                        });
 }
 
+using ColoringVariant = ColoringResult (*)(GpuRun&, const CsrGraph&);
+
+void add_coloring(WorkloadRegistry& reg, const char* name, const char* description, double ratio, int kernels,
+                  ColoringVariant variant) {
+    add_graph_workload(reg, info(name, description, ratio, kernels), GraphKind::Kronecker,
+                       [=](WorkloadContext&, GpuRun& run, const CsrGraph& g) { variant(run, g); });
+}
+
 }  // namespace
 
 void register_graph_workloads(WorkloadRegistry& reg) {
@@ -105,14 +113,10 @@ void register_graph_workloads(WorkloadRegistry& reg) {
             0.99, 6, BfsVariant::TopoUnroll, GraphKind::Mesh);
     add_bfs(reg, "bfs6", "BFS, level-synchronous warp-centric (bfs_topo_warp_centric.cu); Kronecker input",
             0.97, 7, BfsVariant::TopoWarpCentric, GraphKind::Kronecker);
-    add_graph_workload(
-        reg, info("gc1", "graph colouring, topology-driven warp-centric (gc_topo_warp_centric.cu); Kronecker input", 0.98, 8),
-        GraphKind::Kronecker,
-        [](WorkloadContext&, GpuRun& run, const CsrGraph& g) { run_gc_topo_warp_centric(run, g); });
-    add_graph_workload(
-        reg, info("gc2", "graph colouring, topology-driven thread-centric (gc_topo_thread_centric.cu); Kronecker input", 0.99, 10),
-        GraphKind::Kronecker,
-        [](WorkloadContext&, GpuRun& run, const CsrGraph& g) { run_gc_topo_thread_centric(run, g); });
+    add_coloring(reg, "gc1", "graph colouring, topology-driven warp-centric (gc_topo_warp_centric.cu); Kronecker input",
+                 0.98, 8, run_gc_topo_warp_centric);
+    add_coloring(reg, "gc2", "graph colouring, topology-driven thread-centric (gc_topo_thread_centric.cu); Kronecker input",
+                 0.99, 10, run_gc_topo_thread_centric);
     add_graph_workload(
         reg,
         info("sssp3", "SSSP, data-driven thread-centric worklist, unit weights (sssp_data_thread_centric.cu); "

@@ -58,14 +58,8 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
             KernelDesc{"sssp_data_thread_centric::kernel"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, v, begin, end, vid;
                 Lanes<uint32_t> cost{}, work{}, nd{};
-                const uint32_t items = in->size();
-                const uint32_t m = thread_ids(t, items, tid);
-                w.compute(kTidCompute);
-                w.load_one(kPcItemNum, t.live, in->end_counter(), 0);
-                w.compute(kTestCompute);
+                const uint32_t m = in->thread_items(w, kPcItemNum, kPcItem, t, tid, v);
                 if (m == 0) return;
-                for_each_lane(m, [&](int l) { v[l] = in->item(tid[l]); });
-                w.load(kPcItem, m, in->items(), tid);
                 dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, m, v, begin, end);
                 w.load(kPcCost, m, vpl, v);
                 for_each_lane(m, [&](int l) { cost[l] = r.distance[v[l]]; });
@@ -102,14 +96,8 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
         ran = run.launcher.launch(
             KernelDesc{"sssp_data_thread_centric::kernel2"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, v;
-                const uint32_t items = in->size();
-                const uint32_t m = thread_ids(t, items, tid);
-                w.compute(kTidCompute);
-                w.load_one(kPcApplyNum, t.live, in->end_counter(), 0);
-                w.compute(kTestCompute);
+                const uint32_t m = in->thread_items(w, kPcApplyNum, kPcApplyItem, t, tid, v);
                 if (m == 0) return;
-                for_each_lane(m, [&](int l) { v[l] = in->item(tid[l]); });
-                w.load(kPcApplyItem, m, in->items(), tid);
                 w.load(kPcApplyDist, m, vpl, v);
                 w.load(kPcApplyUpdate, m, update, v);
                 const uint32_t lower = lanes_where(m, [&](int l) { return r.distance[v[l]] > upd[v[l]]; });
