@@ -80,9 +80,7 @@ void expect_all_close(const std::vector<float>& got, const std::vector<float>& w
 }
 
 BackpropResult generate(const BackpropNet& net, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("back", o, path, [&](WorkloadContext& ctx) { return generate_backprop(net, ctx); });
+    return run_generator("back", max_launches, path, [&](WorkloadContext& ctx) { return generate_backprop(net, ctx); });
 }
 
 TEST(Backprop, MatchesSerialTrainingPass) {

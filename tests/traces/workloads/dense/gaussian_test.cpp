@@ -16,9 +16,7 @@ using testing::summarize_file;
 using testing::tmp_trace;
 
 GaussianResult generate(const GaussianSystem& sys, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("gaus", o, path, [&](WorkloadContext& ctx) { return generate_gaussian(sys, ctx); });
+    return run_generator("gaus", max_launches, path, [&](WorkloadContext& ctx) { return generate_gaussian(sys, ctx); });
 }
 
 TEST(Gaussian, RodiniaMatrix) {

@@ -16,9 +16,7 @@ using testing::summarize_file;
 using testing::tmp_trace;
 
 GramSchmidtResult generate(const GramSchmidtInput& in, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("gram", o, path, [&](WorkloadContext& ctx) { return generate_gramschmidt(in, ctx); });
+    return run_generator("gram", max_launches, path, [&](WorkloadContext& ctx) { return generate_gramschmidt(in, ctx); });
 }
 
 TEST(GramSchmidt, MatchesPolyBenchCpuVersionAndIsOrthonormal) {
