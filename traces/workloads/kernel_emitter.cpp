@@ -60,16 +60,6 @@ void WarpEmitter::emit(RecordKind kind, uint64_t pc) {
     instructions_ += rec_.instructions();
 }
 
-void WarpEmitter::describe(MemSpace space, uint8_t size, uint32_t mask, bool strided, uint64_t base,
-                           int64_t stride) {
-    rec_.space = space;
-    rec_.access_size = size;
-    rec_.active_mask = mask;
-    rec_.strided = strided;
-    rec_.base = base;
-    rec_.stride = stride;
-}
-
 void WarpEmitter::memory(RecordKind kind, uint64_t pc, uint32_t mask, const LaneAddrs& lane_addr,
                          uint8_t size, MemSpace space) {
     if (mask == 0) return;
@@ -77,9 +67,9 @@ void WarpEmitter::memory(RecordKind kind, uint64_t pc, uint32_t mask, const Lane
     uint64_t base = 0;
     int64_t stride = 0;
     if (detect_stride(mask, lane_addr, base, stride)) {
-        describe(space, size, mask, true, base, stride);
+        rec_.set_access(space, size, mask, true, base, stride);
     } else {
-        describe(space, size, mask, false, 0, 0);
+        rec_.set_access(space, size, mask, false, 0, 0);
         for (uint32_t m = mask; m != 0; m &= m - 1) {
             const int lane = std::countr_zero(m);
             rec_.addr[lane] = lane_addr[lane];
@@ -92,12 +82,12 @@ void WarpEmitter::strided(RecordKind kind, uint64_t pc, uint32_t mask, uint64_t 
                           uint8_t size, MemSpace space) {
     if (mask == 0) return;
     check_size(size, pc);
-    describe(space, size, mask, true, base, stride);
+    rec_.set_access(space, size, mask, true, base, stride);
     emit(kind, pc);
 }
 
 void WarpEmitter::barrier(uint64_t pc, uint32_t mask) {
-    describe(MemSpace::Global, 0, mask, false, 0, 0);
+    rec_.set_access(MemSpace::Global, 0, mask, false, 0, 0);
     emit(RecordKind::Barrier, pc);
 }
 
@@ -105,7 +95,7 @@ void WarpEmitter::finish() {
     // Trailing compute rides on the Exit record rather than a separate Compute record;
     // without it, the writer appends the Exit itself.
     if (pending_compute_ != 0) {
-        describe(MemSpace::Global, 0, live_, false, 0, 0);
+        rec_.set_access(MemSpace::Global, 0, live_, false, 0, 0);
         emit(RecordKind::Exit, 0);
     }
     writer_ = nullptr;

@@ -72,9 +72,6 @@ private:
                 uint8_t size, trace::MemSpace space);
     void strided(trace::RecordKind kind, uint64_t pc, uint32_t mask, uint64_t base, int64_t stride,
                  uint8_t size, trace::MemSpace space);
-    // Fills the access fields of rec_ (addresses of an unstrided record are the caller's).
-    void describe(trace::MemSpace space, uint8_t size, uint32_t mask, bool strided, uint64_t base,
-                  int64_t stride);
     void emit(trace::RecordKind kind, uint64_t pc);   // fills kind/pc/compute of rec_, writes it
     void finish();                                    // Exit carrying trailing compute
 
