@@ -10,10 +10,8 @@
 namespace zng::workloads::dense {
 namespace {
 
-using testing::close;
-using testing::run_generator;
-using testing::summarize_file;
-using testing::tmp_trace;
+// zng::workloads::testing (dense_test_support.hpp), not GoogleTest's namespace.
+using namespace testing;
 
 constexpr int kHid = kBackpropHidden;
 constexpr int kOut = kBackpropOutput;
