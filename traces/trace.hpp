@@ -58,6 +58,17 @@ struct WarpRecord {
     int64_t stride = 0;
     std::array<uint64_t, kWarpSize> addr{};
 
+    // The access fields at once: `size` bytes in `s` for the lanes of `mask`, at
+    // base + lane * stride when `is_strided` (an unstrided record's addr is the caller's).
+    void set_access(MemSpace s, uint8_t size, uint32_t mask, bool is_strided, uint64_t b, int64_t str) {
+        space = s;
+        access_size = size;
+        active_mask = mask;
+        strided = is_strided;
+        base = b;
+        stride = str;
+    }
+
     bool is_memory() const {
         return kind == RecordKind::Load || kind == RecordKind::Store || kind == RecordKind::Atomic;
     }

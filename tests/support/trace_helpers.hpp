@@ -25,12 +25,7 @@ inline WarpRecord mem(RecordKind kind, uint64_t pc, uint64_t base, int64_t strid
     WarpRecord r;
     r.pc = pc;
     r.kind = kind;
-    r.space = space;
-    r.access_size = size;
-    r.active_mask = mask;
-    r.strided = true;
-    r.base = base;
-    r.stride = stride;
+    r.set_access(space, size, mask, true, base, stride);
     return r;
 }
 inline WarpRecord load(uint64_t pc, uint64_t base, int64_t stride = 4, uint8_t size = 4) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "support/trace_helpers.hpp"
 #include "traces/cta_builder.hpp"
 #include "traces/line_set.hpp"
 #include "traces/trace_summary.hpp"
@@ -16,14 +17,7 @@ namespace {
 
 WarpRecord strided(RecordKind kind, MemSpace space, uint64_t base, int64_t stride, uint8_t size,
                    uint32_t mask = kFullWarpMask, uint32_t compute = 0) {
-    WarpRecord r;
-    r.kind = kind;
-    r.space = space;
-    r.strided = true;
-    r.base = base;
-    r.stride = stride;
-    r.access_size = size;
-    r.active_mask = mask;
+    WarpRecord r = gpu::testing::mem(kind, 0, base, stride, size, mask, space);
     r.compute = compute;
     return r;
 }

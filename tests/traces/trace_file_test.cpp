@@ -112,6 +112,27 @@ void expect_same_trace(TraceSource& a, TraceSource& b) {
     EXPECT_GT(kernels, 0);
 }
 
+// Writes a trace of one kernel with one CTA (id 0); add(w) adds its records.
+template <class Add>
+void write_one_cta(const std::string& path, const TraceHeader& header, const KernelInfo& info, Add&& add) {
+    TraceWriter w(path, header);
+    w.begin_kernel(info);
+    w.begin_cta(0);
+    add(w);
+    w.end_cta();
+    w.end_kernel();
+    w.finish();
+}
+
+// Opens `path` and reads the first CTA of its first kernel into `cta`; the returned
+// reader stands after it.
+std::unique_ptr<TraceSource> open_first_cta(const std::string& path, CtaTrace& cta) {
+    auto reader = open_trace(path);
+    KernelInfo k;
+    if (!reader->next_kernel(k) || !reader->next_cta(cta)) throw TraceError(path + ": no CTA to read");
+    return reader;
+}
+
 TEST(TraceFile, RandomTraceRoundTrips) {
     VectorTraceSource expected = random_trace(1, 3);
     const std::string path = temp_path("ztr");
@@ -132,24 +153,16 @@ TEST(TraceFile, RecordsDecodeToWhatWasAdded) {
     info.name = "k";
     info.block = {64, 1, 1};
     const std::string path = temp_path("ztr");
-    {
-        TraceWriter w(path, sample_header());
-        w.begin_kernel(info);
-        w.begin_cta(0);
+    write_one_cta(path, sample_header(), info, [&](TraceWriter& w) {
         for (int i = 0; i < 2000; ++i) {
             WarpRecord r = gen.next();
             if (r.kind == RecordKind::Exit) r.kind = RecordKind::Compute, r.compute = r.compute ? r.compute : 1;
             w.add(static_cast<uint32_t>(i % 2), r);
         }
-        w.end_cta();
-        w.end_kernel();
-        w.finish();
-    }
-    auto reader = open_trace(path);
+    });
     KernelInfo k;
     CtaTrace cta;
-    ASSERT_TRUE(reader->next_kernel(k));
-    ASSERT_TRUE(reader->next_cta(cta));
+    const auto reader = open_first_cta(path, cta);
     ASSERT_EQ(cta.warps.size(), 2u);
     EXPECT_EQ(cta.records, 2002u);   // 2000 added + one Exit per warp
     WarpCursor cur[2] = {WarpCursor(cta.warps[0]), WarpCursor(cta.warps[1])};
@@ -176,24 +189,16 @@ TEST(TraceFile, WriterCompletesWarpsWithExit) {
     info.name = "partial";
     info.block = {40, 1, 1};   // warp 0: 32 lanes, warp 1: 8 lanes
     const std::string path = temp_path("ztr");
-    {
-        TraceWriter w(path, {});
-        w.begin_kernel(info);
-        w.begin_cta(0);
+    // Warp 0 gets Exit at pc 0x40, warp 1 (empty) a lone Exit.
+    write_one_cta(path, {}, info, [](TraceWriter& w) {
         WarpRecord r;
         r.kind = RecordKind::Compute;
         r.compute = 5;
         r.pc = 0x40;
         w.add(0, r);
-        w.end_cta();   // warp 0 gets Exit at pc 0x40, warp 1 (empty) a lone Exit
-        w.end_kernel();
-        w.finish();
-    }
-    auto reader = open_trace(path);
-    KernelInfo k;
+    });
     CtaTrace cta;
-    ASSERT_TRUE(reader->next_kernel(k));
-    ASSERT_TRUE(reader->next_cta(cta));
+    open_first_cta(path, cta);
     EXPECT_EQ(cta.records, 3u);
     WarpRecord d;
     WarpCursor w0(cta.warps[0]);

@@ -13,18 +13,22 @@ void CtaAssembler::begin(uint64_t cta_id, const trace::KernelInfo& kernel) {
     pending_.assign(builder_.warps(), Pending{});
 }
 
+void CtaAssembler::flush_compute(uint32_t warp, Pending& p) {
+    scratch_ = trace::WarpRecord{};
+    scratch_.kind = RecordKind::Compute;
+    scratch_.pc = p.first_pc;
+    scratch_.active_mask = trace::kFullWarpMask;
+    scratch_.compute = p.count;
+    builder_.add(warp, scratch_);
+    p.count = 0;
+}
+
 void CtaAssembler::compute(uint32_t warp, uint64_t pc) {
     Pending& p = pending_.at(warp);
     if (p.count == 0) p.first_pc = pc;
     if (p.count == std::numeric_limits<uint32_t>::max()) {
         // The run outgrows the field: it becomes a Compute record of its own.
-        scratch_ = trace::WarpRecord{};
-        scratch_.kind = RecordKind::Compute;
-        scratch_.pc = p.first_pc;
-        scratch_.active_mask = trace::kFullWarpMask;
-        scratch_.compute = p.count;
-        builder_.add(warp, scratch_);
-        p.count = 0;
+        flush_compute(warp, p);
         p.first_pc = pc;
     }
     ++p.count;
@@ -42,15 +46,7 @@ void CtaAssembler::end_warp(uint32_t warp) {
     Pending& p = pending_.at(warp);
     if (p.ended) return;
     p.ended = true;
-    if (p.count > 0) {
-        scratch_ = trace::WarpRecord{};
-        scratch_.kind = RecordKind::Compute;
-        scratch_.pc = p.first_pc;
-        scratch_.active_mask = trace::kFullWarpMask;
-        scratch_.compute = p.count;
-        builder_.add(warp, scratch_);
-        p.count = 0;
-    }
+    if (p.count > 0) flush_compute(warp, p);
     if (!p.exited) ++report_.appended_exits;
 }
 

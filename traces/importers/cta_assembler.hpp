@@ -36,6 +36,8 @@ private:
         bool ended = false;
         bool exited = false;
     };
+    // The warp's pending run as a Compute record of its own (at the run's first pc).
+    void flush_compute(uint32_t warp, Pending& p);
 
     trace::CtaBuilder builder_;
     std::vector<Pending> pending_;

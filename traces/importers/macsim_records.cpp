@@ -48,31 +48,31 @@ constexpr std::string_view kPtxOpcodes[] = {
 static_assert(std::size(kNvbitOpcodes) == 163, "NVBIT_OPCODE_LAST");
 static_assert(std::size(kPtxOpcodes) == 153, "GPU_OPCODE_LAST");
 
+// Byte offsets of the fields that differ between the two layouts (the header comment
+// of macsim_records.hpp); the first four bytes are the same in both.
+struct RecordLayout {
+    size_t active_mask, inst_addr, mem_addr, mem_access_size, addr_space;
+};
+constexpr RecordLayout kNvbitLayout{24, 32, 48, 56, 60};
+constexpr RecordLayout kPtxLayout{28, 40, 56, 64, 68};
+
+void decode_record(const uint8_t* p, const RecordLayout& at, MacSimRecord& r) {
+    r.opcode = p[0];
+    r.is_fp = p[1] != 0;
+    r.is_load = p[2] != 0;
+    r.cf_type = p[3];
+    r.active_mask = le32(p + at.active_mask);
+    r.inst_addr = le64(p + at.inst_addr);
+    r.mem_addr = le64(p + at.mem_addr);
+    r.mem_access_size = p[at.mem_access_size];
+    r.addr_space = p[at.addr_space];
+}
+
 }  // namespace
 
-void decode_nvbit_record(const uint8_t* p, MacSimRecord& r) {
-    r.opcode = p[0];
-    r.is_fp = p[1] != 0;
-    r.is_load = p[2] != 0;
-    r.cf_type = p[3];
-    r.active_mask = le32(p + 24);
-    r.inst_addr = le64(p + 32);
-    r.mem_addr = le64(p + 48);
-    r.mem_access_size = p[56];
-    r.addr_space = p[60];
-}
+void decode_nvbit_record(const uint8_t* p, MacSimRecord& r) { decode_record(p, kNvbitLayout, r); }
 
-void decode_ptx_record(const uint8_t* p, MacSimRecord& r) {
-    r.opcode = p[0];
-    r.is_fp = p[1] != 0;
-    r.is_load = p[2] != 0;
-    r.cf_type = p[3];
-    r.active_mask = le32(p + 28);
-    r.inst_addr = le64(p + 40);
-    r.mem_addr = le64(p + 56);
-    r.mem_access_size = p[64];
-    r.addr_space = p[68];
-}
+void decode_ptx_record(const uint8_t* p, MacSimRecord& r) { decode_record(p, kPtxLayout, r); }
 
 uint64_t record_word(const uint8_t* p, int i) { return le64(p + 8 * i); }
 

@@ -41,23 +41,26 @@ public:
 
     template <typename T>
     T need_uint(const char* what) {
-        const std::string_view tok = need(what);
-        T v{};
-        if (!parse_uint(tok, v)) fail(fmt::format("bad {} '{}'", what, tok));
-        return v;
+        return need_number<T>(what, [](std::string_view tok, T& v) { return parse_uint(tok, v); });
     }
 
     template <typename T>
     T need_int(const char* what) {
-        const std::string_view tok = need(what);
-        T v{};
-        if (!parse_int(tok, v)) fail(fmt::format("bad {} '{}'", what, tok));
-        return v;
+        return need_number<T>(what, [](std::string_view tok, T& v) { return parse_int(tok, v); });
     }
 
     const std::string& path() const { return lines_.path(); }
 
 private:
+    // The next token as a number read by parse(tok, v); a missing or bad one fails.
+    template <typename T, typename Parse>
+    T need_number(const char* what, Parse parse) {
+        const std::string_view tok = need(what);
+        T v{};
+        if (!parse(tok, v)) fail(fmt::format("bad {} '{}'", what, tok));
+        return v;
+    }
+
     LineReader lines_;
     Tokens tokens_;
 };

@@ -64,19 +64,12 @@ void WarpEmitter::memory(RecordKind kind, uint64_t pc, uint32_t mask, const Lane
                          uint8_t size, MemSpace space) {
     if (mask == 0) return;
     check_size(size, pc);
-    rec_.space = space;
-    rec_.access_size = size;
-    rec_.active_mask = mask;
     uint64_t base = 0;
     int64_t stride = 0;
     if (detect_stride(mask, lane_addr, base, stride)) {
-        rec_.strided = true;
-        rec_.base = base;
-        rec_.stride = stride;
+        rec_.set_access(space, size, mask, true, base, stride);
     } else {
-        rec_.strided = false;
-        rec_.base = 0;
-        rec_.stride = 0;
+        rec_.set_access(space, size, mask, false, 0, 0);
         for (uint32_t m = mask; m != 0; m &= m - 1) {
             const int lane = std::countr_zero(m);
             rec_.addr[lane] = lane_addr[lane];
@@ -89,22 +82,12 @@ void WarpEmitter::strided(RecordKind kind, uint64_t pc, uint32_t mask, uint64_t 
                           uint8_t size, MemSpace space) {
     if (mask == 0) return;
     check_size(size, pc);
-    rec_.space = space;
-    rec_.access_size = size;
-    rec_.active_mask = mask;
-    rec_.strided = true;
-    rec_.base = base;
-    rec_.stride = stride;
+    rec_.set_access(space, size, mask, true, base, stride);
     emit(kind, pc);
 }
 
 void WarpEmitter::barrier(uint64_t pc, uint32_t mask) {
-    rec_.space = MemSpace::Global;
-    rec_.access_size = 0;
-    rec_.active_mask = mask;
-    rec_.strided = false;
-    rec_.base = 0;
-    rec_.stride = 0;
+    rec_.set_access(MemSpace::Global, 0, mask, false, 0, 0);
     emit(RecordKind::Barrier, pc);
 }
 
@@ -112,12 +95,7 @@ void WarpEmitter::finish() {
     // Trailing compute rides on the Exit record rather than a separate Compute record;
     // without it, the writer appends the Exit itself.
     if (pending_compute_ != 0) {
-        rec_.space = MemSpace::Global;
-        rec_.access_size = 0;
-        rec_.active_mask = live_;
-        rec_.strided = false;
-        rec_.base = 0;
-        rec_.stride = 0;
+        rec_.set_access(MemSpace::Global, 0, live_, false, 0, 0);
         emit(RecordKind::Exit, 0);
     }
     writer_ = nullptr;

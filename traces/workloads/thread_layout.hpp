@@ -3,10 +3,10 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
 
 #include "traces/trace.hpp"
+#include "traces/workloads/lane_mask.hpp"
 
 namespace zng::workloads {
 
@@ -29,27 +29,11 @@ inline WarpThreads warp_threads(const trace::Dim3& block, uint32_t warp) {
     return t;
 }
 
-// Calls f(lane) for each lane set in mask, lowest first.
-template <typename F>
-inline void for_lanes(uint32_t mask, F&& f) {
-    for (uint32_t m = mask; m != 0; m &= m - 1) f(std::countr_zero(m));
-}
-
-// Lanes of `mask` for which pred(lane) holds: the active mask after a branch.
-template <typename P>
-inline uint32_t lanes_where(uint32_t mask, P&& pred) {
-    uint32_t out = 0;
-    for_lanes(mask, [&](int lane) {
-        if (pred(lane)) out |= 1u << lane;
-    });
-    return out;
-}
-
 // Per-lane addresses addr_of(lane) for the lanes in mask (others left 0).
 template <typename F>
 inline std::array<uint64_t, trace::kWarpSize> lane_addresses(uint32_t mask, F&& addr_of) {
     std::array<uint64_t, trace::kWarpSize> a{};
-    for_lanes(mask, [&](int lane) { a[lane] = addr_of(lane); });
+    for_each_lane(mask, [&](int lane) { a[lane] = addr_of(lane); });
     return a;
 }
 

@@ -26,6 +26,17 @@ std::string kernel_header(const std::string& grid, const std::string& block, int
            "[adrrescompress?] [mem_addresses]\n\n";
 }
 
+// A one-kernel trace in `d` (kernelslist.g naming kernel-1.traceg: `header`, then warp 0
+// of block 0 running the `count` instruction lines `insts`), imported; warp 0's records.
+std::vector<trace::WarpRecord> import_one_warp(const TempDir& d, const std::string& header, int count,
+                                               const std::string& insts, ImportReport* report = nullptr) {
+    write_text(d.file("kernelslist.g"), "kernel-1.traceg\n");
+    write_text(d.file("kernel-1.traceg"), header + "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = " +
+                                              std::to_string(count) + "\n" + insts + "#END_TB\n");
+    auto src = open_foreign_trace(ForeignFormat::AccelSim, d.file("kernelslist.g"), report);
+    return decode_all(*src).at(0).ctas.at(0).warps.at(0);
+}
+
 void expect_import_error(const std::string& dir, const std::vector<std::string>& fragments) {
     try {
         ImportReport r;
@@ -113,26 +124,21 @@ TEST(AccelSimSource, KernelsBlocksWarpsAndFolding) {
 
 TEST(AccelSimSource, SpacesUnknownOpcodesAndInactiveLanes) {
     TempDir d;
-    write_text(d.file("kernelslist.g"), "kernel-1.traceg\n");
-    write_text(d.file("kernel-1.traceg"),
-               kernel_header("(1,1,1)", "(32,1,1)", 5, 1) +
-                   "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 9\n"
-                   // generic loads: in the shared window, the local window, and global memory
-                   "1 0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0000000040 0\n"
-                   "2 0020 00000001 1 R1 LD.E.64 1 R2 8 0 0x00007e0000000080 0\n"
-                   "3 0030 00000001 1 R1 LD.E 1 R2 4 0 0x0000000000001000 0\n"
-                   // constant load without address, a load with no active lane
-                   "4 0040 ffffffff 1 R1 LDC.64 0 0 7\n"
-                   "5 0050 00000000 1 R1 LDG.E 1 R2 4 1 0x0 0 0\n"
-                   // unknown opcodes, with and without addresses; BAR.ARV runs on
-                   "6 0060 ffffffff 1 R1 FROB.X 0 0 0\n"
-                   "7 0070 00000003 1 R1 ZAP.128 0 16 0 0x100 0x200 0\n"
-                   "8 0078 ffffffff 0 BAR.ARV 0 0 0\n"
-                   "9 0080 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
     ImportReport report;
-    auto src = open_foreign_trace(ForeignFormat::AccelSim, d.file("kernelslist.g"), &report);
-    const auto kernels = decode_all(*src);
-    const auto& w = kernels.at(0).ctas.at(0).warps.at(0);
+    const auto w = import_one_warp(d, kernel_header("(1,1,1)", "(32,1,1)", 5, 1), 9,
+                                   // generic loads: in the shared window, the local window, and global memory
+                                   "1 0010 00000001 1 R1 LD.E 1 R2 4 0 0x00007f0000000040 0\n"
+                                   "2 0020 00000001 1 R1 LD.E.64 1 R2 8 0 0x00007e0000000080 0\n"
+                                   "3 0030 00000001 1 R1 LD.E 1 R2 4 0 0x0000000000001000 0\n"
+                                   // constant load without address, a load with no active lane
+                                   "4 0040 ffffffff 1 R1 LDC.64 0 0 7\n"
+                                   "5 0050 00000000 1 R1 LDG.E 1 R2 4 1 0x0 0 0\n"
+                                   // unknown opcodes, with and without addresses; BAR.ARV runs on
+                                   "6 0060 ffffffff 1 R1 FROB.X 0 0 0\n"
+                                   "7 0070 00000003 1 R1 ZAP.128 0 16 0 0x100 0x200 0\n"
+                                   "8 0078 ffffffff 0 BAR.ARV 0 0 0\n"
+                                   "9 0080 ffffffff 0 EXIT 0 0 0\n",
+                                   &report);
     ASSERT_EQ(w.size(), 6u);
     EXPECT_EQ(w[0].space, MemSpace::Shared);
     EXPECT_EQ(w[1].space, MemSpace::Local);
@@ -163,16 +169,10 @@ TEST(AccelSimSource, LocalAccessesBecomeWarpWindowOffsets) {
     // 2 x 128 + 8 l in the warp's window (lane 31 at 256 + 248 = 504); 4 B at offset 4:
     // word 1, lane l at 128 + 4 l (lane 3 at 140).
     TempDir d;
-    write_text(d.file("kernelslist.g"), "kernel-1.traceg\n");
-    write_text(d.file("kernel-1.traceg"),
-               kernel_header("(1,1,1)", "(32,1,1)", 5, 1) +
-                   "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
-                   "1 0010 ffffffff 0 STL.64 2 R1 R2 8 1 0x8 0 0\n"
-                   "2 0020 0000000f 1 R3 LDL 1 R1 4 1 0x4 0 0\n"
-                   "3 0030 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
-    auto src = open_foreign_trace(ForeignFormat::AccelSim, d.file("kernelslist.g"));
-    const auto kernels = decode_all(*src);
-    const auto& w = kernels.at(0).ctas.at(0).warps.at(0);
+    const auto w = import_one_warp(d, kernel_header("(1,1,1)", "(32,1,1)", 5, 1), 3,
+                                   "1 0010 ffffffff 0 STL.64 2 R1 R2 8 1 0x8 0 0\n"
+                                   "2 0020 0000000f 1 R3 LDL 1 R1 4 1 0x4 0 0\n"
+                                   "3 0030 ffffffff 0 EXIT 0 0 0\n");
     ASSERT_EQ(w.size(), 3u);
     EXPECT_EQ(w[0].space, MemSpace::Local);
     EXPECT_EQ(w[0].lane_addr(0), 256u);

@@ -16,11 +16,12 @@ inline std::string tmp_trace(const std::string& name) {
     return (std::filesystem::path(ZNG_TEST_TMP_DIR) / (name + ".ztr")).string();
 }
 
-// Runs generate(ctx) for `workload` into `path` and finishes the trace; returns what
-// the generator returned.
+// Runs generate(ctx) for `workload` into `path` with the launch cap max_launches (-1:
+// the Table II profile) and finishes the trace; returns what the generator returned.
 template <typename Generate>
-auto run_generator(const std::string& workload, WorkloadOptions options, const std::string& path,
-                   Generate&& generate) {
+auto run_generator(const std::string& workload, int max_launches, const std::string& path, Generate&& generate) {
+    WorkloadOptions options;
+    options.max_launches = max_launches;
     WorkloadContext ctx(workload, std::move(options), path);
     auto result = generate(ctx);
     ctx.finish();

@@ -110,7 +110,7 @@ public:
                 return a_.input + (uint64_t(kBlock) * by + lane_of(w, l).ty + 1) * kF; }), kF);
             we.store(kLfStoreNode, tx0, lane_addresses(tx0, [&](int l) {
                 return kSharedNode + lane_of(w, l).ty * kF; }), kF, MemSpace::Shared);
-            for_lanes(tx0, [&](int l) { node_[lane_of(w, l).ty] = input_[kBlock * by + lane_of(w, l).ty + 1]; });
+            for_each_lane(tx0, [&](int l) { node_[lane_of(w, l).ty] = input_[kBlock * by + lane_of(w, l).ty + 1]; });
             we.barrier(kLfBarrier1);
         }
         for (int w = 0; w < kWarpsPerCta; ++w) {           // weight_matrix[ty][tx] = input_hidden_cuda[index]
@@ -156,7 +156,7 @@ public:
                     we.store(kLfStoreMatrixRed, m, lane_addresses(m, [&](int l) {
                         const Lane t = lane_of(w, l);
                         return matrix_elem(t.ty, t.tx); }), kF, MemSpace::Shared);
-                    for_lanes(m, [&](int l) {
+                    for_each_lane(m, [&](int l) {
                         const Lane t = lane_of(w, l);
                         matrix_[t.ty][t.tx] = matrix_[t.ty][t.tx] + matrix_[t.ty + half][t.tx];
                     });
@@ -184,7 +184,7 @@ public:
                 return matrix_elem(0, lane_of(w, l).ty); }), kF, MemSpace::Shared);
             we.store(kLfStorePartial, tx0, lane_addresses(tx0, [&](int l) {
                 return a_.partial + (uint64_t(by) * kHid + lane_of(w, l).ty) * kF; }), kF);
-            for_lanes(tx0, [&](int l) {
+            for_each_lane(tx0, [&](int l) {
                 const int ty = lane_of(w, l).ty;
                 partial_[size_t(by) * kHid + ty] = matrix_[0][ty];
             });

@@ -86,7 +86,7 @@ private:
         if (i == 0) {
             we.load_strided(kStep1LoadFict, m, a_.fict + uint64_t(t) * kF, 0, kF);
             we.store_strided(kStep1StoreEy0, m, at(a_.ey, 0, j0), kF, kF);
-            for_lanes(m, [&](int l) { f_.ey[idx(0, j0 + l)] = f_.fict[t]; });
+            for_each_lane(m, [&](int l) { f_.ey[idx(0, j0 + l)] = f_.fict[t]; });
             return;
         }
         we.load_strided(kStep1LoadEy, m, at(a_.ey, i, j0), kF, kF);
@@ -94,7 +94,7 @@ private:
         we.load_strided(kStep1LoadHzUp, m, at(a_.hz, i - 1, j0), kF, kF);
         we.compute(kUpdate);
         we.store_strided(kStep1StoreEy, m, at(a_.ey, i, j0), kF, kF);
-        for_lanes(m, [&](int l) {
+        for_each_lane(m, [&](int l) {
             const int j = j0 + l;
             f_.ey[idx(i, j)] = f_.ey[idx(i, j)] - 0.5f * (f_.hz[idx(i, j)] - f_.hz[idx(i - 1, j)]);
         });
@@ -109,7 +109,7 @@ private:
         we.load_strided(kStep2LoadHzLeft, m, at(a_.hz, i, j0) - kF, kF, kF);
         we.compute(kUpdate);
         we.store_strided(kStep2StoreEx, m, at(a_.ex, i, j0), kF, kF);
-        for_lanes(m, [&](int l) {
+        for_each_lane(m, [&](int l) {
             const int j = j0 + l;
             f_.ex[idx(i, j)] = f_.ex[idx(i, j)] - 0.5f * (f_.hz[idx(i, j)] - f_.hz[idx(i, j - 1)]);
         });
@@ -126,7 +126,7 @@ private:
         we.load_strided(kStep3LoadEy, m, at(a_.ey, i, j0), kF, kF);
         we.compute(kStep3Update);
         we.store_strided(kStep3StoreHz, m, at(a_.hz, i, j0), kF, kF);
-        for_lanes(m, [&](int l) {
+        for_each_lane(m, [&](int l) {
             const int j = j0 + l;
             f_.hz[idx(i, j)] = f_.hz[idx(i, j)] - 0.7f * (f_.ex[idx(i, j + 1)] - f_.ex[idx(i, j)] +
                                                           f_.ey[idx(i + 1, j)] - f_.ey[idx(i, j)]);

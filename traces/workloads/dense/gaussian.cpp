@@ -67,7 +67,7 @@ public:
                 we.load_strided(kFan1LoadPivot, m, elem(arr_.a, t, t), 0, kF);
                 we.compute(kFan1Divide);
                 we.store_strided(kFan1StoreM, m, elem(arr_.m, row0, t), row_stride, kF);
-                for_lanes(m, [&](int l) {
+                for_each_lane(m, [&](int l) {
                     const size_t row = row0 + l;
                     r_.m[row * n_ + t] = r_.a[row * n_ + t] / r_.a[size_t(t) * n_ + t];
                 });
@@ -103,7 +103,7 @@ public:
                     we.load(kFan2LoadPivotRow, m, lane_addresses(m, [&](int l) { return elem(arr_.a, t, col(l)); }), kF);
                     we.compute(kFan2Update);
                     we.store(kFan2StoreA, m, lane_addresses(m, [&](int l) { return elem(arr_.a, row(l), col(l)); }), kF);
-                    for_lanes(m, [&](int l) {
+                    for_each_lane(m, [&](int l) {
                         const size_t rr = row(l), cc = col(l);
                         r_.a[rr * n_ + cc] -= r_.m[rr * n_ + t] * r_.a[size_t(t) * n_ + cc];
                     });
@@ -115,7 +115,7 @@ public:
                         we.load_strided(kFan2LoadBt, mb, arr_.b + uint64_t(t) * kF, 0, kF);
                         we.compute(kFan2Update);
                         we.store(kFan2StoreB, mb, lane_addresses(mb, [&](int l) { return arr_.b + row(l) * kF; }), kF);
-                        for_lanes(mb, [&](int l) {
+                        for_each_lane(mb, [&](int l) {
                             const size_t rr = row(l);
                             r_.b[rr] -= r_.m[rr * n_ + col(l)] * r_.b[t];
                         });

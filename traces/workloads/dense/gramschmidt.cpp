@@ -101,7 +101,7 @@ private:
         we.load_strided(kK2LoadR, m, at(arr_.r, k, k), 0, kF);
         we.compute(kDivide);
         we.store_strided(kK2StoreQ, m, at(arr_.q, tid0, k), col_stride, kF);
-        for_lanes(m, [&](int l) { res_.q[idx(tid0 + l, k)] = res_.a[idx(tid0 + l, k)] / res_.r[idx(k, k)]; });
+        for_each_lane(m, [&](int l) { res_.q[idx(tid0 + l, k)] = res_.a[idx(tid0 + l, k)] / res_.r[idx(k, k)]; });
     }
 
     void kernel3(WarpEmitter& we, int tid0, int k) {
@@ -111,7 +111,7 @@ private:
         if (m == 0) return;
         const uint64_t r_row = at(arr_.r, k, tid0);
         we.store_strided(kK3StoreR0, m, r_row, kF, kF);
-        for_lanes(m, [&](int l) { res_.r[idx(k, tid0 + l)] = 0.0f; });
+        for_each_lane(m, [&](int l) { res_.r[idx(k, tid0 + l)] = 0.0f; });
         for (int i = 0; i < ni_; ++i) {
             we.load_strided(kK3LoadR, m, r_row, kF, kF);
             we.load_strided(kK3LoadQ, m, at(arr_.q, i, k), 0, kF);
@@ -120,7 +120,7 @@ private:
             we.store_strided(kK3StoreR, m, r_row, kF, kF);
             we.compute(kLoopStep - 1);
             const float qik = res_.q[idx(i, k)];
-            for_lanes(m, [&](int l) { res_.r[idx(k, tid0 + l)] += qik * res_.a[idx(i, tid0 + l)]; });
+            for_each_lane(m, [&](int l) { res_.r[idx(k, tid0 + l)] += qik * res_.a[idx(i, tid0 + l)]; });
         }
         for (int i = 0; i < ni_; ++i) {
             we.load_strided(kK3LoadA2, m, at(arr_.a, i, tid0), kF, kF);
@@ -130,7 +130,7 @@ private:
             we.store_strided(kK3StoreA, m, at(arr_.a, i, tid0), kF, kF);
             we.compute(kLoopStep - 1);
             const float qik = res_.q[idx(i, k)];
-            for_lanes(m, [&](int l) { res_.a[idx(i, tid0 + l)] -= qik * res_.r[idx(k, tid0 + l)]; });
+            for_each_lane(m, [&](int l) { res_.a[idx(i, tid0 + l)] -= qik * res_.r[idx(k, tid0 + l)]; });
         }
     }
 

@@ -66,30 +66,26 @@ BetweennessResult run_betweenness(GpuRun& run, const CsrGraph& g, uint64_t root)
     r.dist[root] = 0;
     r.sigma[root] = 1;
 
-    // Forward phase: level `curr` labels level curr+1 and adds path counts.
-    uint32_t curr = 0;
-    bool stop = true;
-    do {
-        stop = true;
-        const bool ran = run.launcher.launch(
+    // Forward phase: level `curr` labels level curr+1 and adds path counts; a kernel
+    // that labels a vertex clears the host's `stop` (writes `over`).
+    const bool forward_done = repeat_while_changed(r.forward_launches, [&](uint32_t curr, bool& changed) {
+        return run.launcher.launch(
             KernelDesc{"betweenness::kernel_forward_phase"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, begin, end, nbr;
                 const uint32_t m = thread_ids(t, n, tid);
                 w.compute(kTidCompute);
-                w.load(kPcFwdOwnDist, m, dist, tid);
-                const uint32_t act = lanes_where(m, [&](int l) { return r.dist[tid[l]] == curr; });
-                w.compute(kTestCompute);
+                const uint32_t act =
+                    load_and_test(w, kPcFwdOwnDist, m, dist, tid, [&](uint64_t v) { return r.dist[v] == curr; });
                 if (act == 0) return;
                 dg.load_edge_range(w, kPcFwdFirstEdge, kPcFwdEdgeEnd, act, tid, begin, end);
                 thread_edge_loop(w, act, begin, end, [&](uint32_t live, const Lanes<uint64_t>& i) {
                     dg.load_edge_dest(w, kPcFwdEdgeDest, live, i, nbr);
-                    w.load(kPcFwdNbrDist, live, dist, nbr);
-                    const uint32_t fresh = lanes_where(live, [&](int l) { return r.dist[nbr[l]] == kMyInfinity; });
-                    w.compute(kTestCompute);
+                    const uint32_t fresh = load_and_test(w, kPcFwdNbrDist, live, dist, nbr,
+                                                         [&](uint64_t v) { return r.dist[v] == kMyInfinity; });
                     w.store(kPcFwdSetDist, fresh, dist, nbr);
                     w.store_one(kPcFwdOver, fresh, over, 0);
                     for_each_lane(fresh, [&](int l) { r.dist[nbr[l]] = curr + 1; });
-                    if (fresh) stop = false;
+                    if (fresh) changed = true;
                     // The second test reuses the loaded (or just stored) dist[w].
                     const uint32_t child = lanes_where(live, [&](int l) { return r.dist[nbr[l]] == curr + 1; });
                     w.compute(kTestCompute);
@@ -99,12 +95,11 @@ BetweennessResult run_betweenness(GpuRun& run, const CsrGraph& g, uint64_t root)
                     return 0u;
                 });
             });
-        if (!ran) return r;
-        ++r.forward_launches;
-        ++curr;
-    } while (!stop);
+    });
+    if (!forward_done) return r;
 
     // Backward phase: levels curr-1 down to 0 gather their successors' dependencies.
+    uint32_t curr = static_cast<uint32_t>(r.forward_launches);
     while (curr > 1) {
         --curr;
         const bool ran = run.launcher.launch(
@@ -113,16 +108,14 @@ BetweennessResult run_betweenness(GpuRun& run, const CsrGraph& g, uint64_t root)
                 Lanes<float> sum{};
                 const uint32_t m = thread_ids(t, n, tid);
                 w.compute(kTidCompute);
-                w.load(kPcBwdOwnDist, m, dist, tid);
-                const uint32_t act = lanes_where(m, [&](int l) { return r.dist[tid[l]] == curr - 1; });
-                w.compute(kTestCompute);
+                const uint32_t act =
+                    load_and_test(w, kPcBwdOwnDist, m, dist, tid, [&](uint64_t v) { return r.dist[v] == curr - 1; });
                 if (act == 0) return;
                 dg.load_edge_range(w, kPcBwdFirstEdge, kPcBwdEdgeEnd, act, tid, begin, end);
                 thread_edge_loop(w, act, begin, end, [&](uint32_t live, const Lanes<uint64_t>& i) {
                     dg.load_edge_dest(w, kPcBwdEdgeDest, live, i, nbr);
-                    w.load(kPcBwdNbrDist, live, dist, nbr);
-                    const uint32_t succ = lanes_where(live, [&](int l) { return r.dist[nbr[l]] == curr; });
-                    w.compute(kTestCompute);
+                    const uint32_t succ =
+                        load_and_test(w, kPcBwdNbrDist, live, dist, nbr, [&](uint64_t v) { return r.dist[v] == curr; });
                     w.load(kPcBwdOwnSigma, succ, sigma, tid);
                     w.load(kPcBwdNbrSigma, succ, sigma, nbr);
                     w.load(kPcBwdNbrDelta, succ, delta, nbr);
@@ -150,9 +143,8 @@ BetweennessResult run_betweenness(GpuRun& run, const CsrGraph& g, uint64_t root)
             const uint32_t m = thread_ids(t, n, tid);
             const uint32_t not_root = lanes_where(m, [&](int l) { return tid[l] != root; });
             w.compute(kTidCompute + kTestCompute);
-            w.load(kPcSumDist, not_root, dist, tid);
-            const uint32_t act = lanes_where(not_root, [&](int l) { return r.dist[tid[l]] != kMyInfinity; });
-            w.compute(kTestCompute);
+            const uint32_t act = load_and_test(w, kPcSumDist, not_root, dist, tid,
+                                               [&](uint64_t v) { return r.dist[v] != kMyInfinity; });
             w.load(kPcSumBc, act, bc, tid);
             w.load(kPcSumDelta, act, delta, tid);
             w.compute(1);

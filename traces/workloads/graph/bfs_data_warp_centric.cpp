@@ -2,7 +2,7 @@
 // takes items [32w, 32w+32), its lanes splitting each item's edges. Newly labelled
 // vertices go to a per-thread local buffer, flushed to the out-worklist by pushRange
 // (atomicAdd on the end counter, then a copy loop) when full and at the end.
-#include "traces/workloads/graph/bfs.hpp"
+#include "traces/workloads/graph/bfs_kernels.hpp"
 #include "traces/workloads/graph/device_worklist.hpp"
 
 #include <algorithm>
@@ -34,13 +34,10 @@ BfsResult run_bfs_data_warp_centric(GpuRun& run, const CsrGraph& g, uint64_t roo
     DeviceWorklist wl2(run.memory, "worklist2", kWorklistSize);
     const DeviceGraph dg = DeviceGraph::allocate(run.memory, g);
 
-    BfsResult r;
-    r.level.assign(n, kMyInfinity);
-    init_kernel(run.launcher, "bfs_data_warp_centric::initialize", n, {{kPcInitStore, &vpl}});
+    BfsResult r = init_levels(run.launcher, "bfs_data_warp_centric::initialize", kPcInitStore, vpl, root);
     DeviceWorklist* in = &wl1;
     DeviceWorklist* out = &wl2;
     in->host_push(root);
-    r.level[root] = 0;
 
     auto local = std::make_unique<LocalWorklists>();
     uint32_t curr = 0;
@@ -53,59 +50,30 @@ BfsResult run_bfs_data_warp_centric(GpuRun& run, const CsrGraph& g, uint64_t roo
         const bool ran = run.launcher.launch(
             KernelDesc{"bfs_data_warp_centric::kernel"}, shape,
             [&](WarpOps& w, const WarpThreads& t) {
-                const uint32_t items = in->size();
-                Lanes<uint64_t> lane_id{}, start{}, stop{}, v{}, begin{}, end{}, num{}, vid{}, slot{};
-                Lanes<uint32_t> work{}, widx{};
-                uint32_t act = 0;
-                for_each_lane(t.live, [&](int l) {
-                    const uint64_t tid = t.tid(l);
-                    lane_id[l] = tid % kLanes;
-                    start[l] = static_cast<uint32_t>(tid / kLanes) * uint64_t{kLanes};
-                    if (start[l] < items) {
-                        act |= 1u << l;
-                        stop[l] = std::min<uint64_t>(start[l] + kLanes, items);
-                    }
-                });
-                w.compute(kTidCompute + 3);
+                const WarpChunk c = warp_chunk(w, t, in->size());
+                Lanes<uint64_t> v{}, begin{}, end{}, num{}, vid{};
+                Lanes<uint32_t> work{};
                 w.load_one(kPcItemNum, t.live, in->end_counter(), 0);
                 w.compute(kTestCompute);
-                if (act == 0) return;
-                for (uint64_t k = 0;; ++k) {
-                    const uint32_t m = lanes_where(act, [&](int l) { return start[l] + k < stop[l]; });
-                    w.compute(kLoopCompute);
-                    if (m == 0) break;
-                    for_each_lane(m, [&](int l) {
-                        slot[l] = start[l] + k;
-                        v[l] = in->item(slot[l]);
-                    });
+                if (c.active == 0) return;
+                for_each_chunk_item(w, c, [&](uint32_t m, const Lanes<uint64_t>& slot) {
+                    for_each_lane(m, [&](int l) { v[l] = in->item(slot[l]); });
                     w.load(kPcItem, m, in->items(), slot);
                     dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, m, v, begin, end);
                     for_each_lane(m, [&](int l) { num[l] = end[l] - begin[l]; });
                     w.compute(1);
-                    warp_edge_loop(w, m, lane_id, begin, num, [&](uint32_t live, const Lanes<uint64_t>& e) {
+                    warp_edge_loop(w, m, c.lane_id, begin, num, [&](uint32_t live, const Lanes<uint64_t>& e) {
                         dg.load_edge_dest(w, kPcEdgeDest, live, e, vid);
-                        w.load(kPcNbrLevel, live, vpl, vid);
-                        const uint32_t fresh =
-                            lanes_where(live, [&](int l) { return r.level[vid[l]] == kMyInfinity; });
-                        w.compute(kTestCompute + 1);
+                        const uint32_t fresh = load_and_test(w, kPcNbrLevel, live, vpl, vid,
+                                                             [&](uint64_t u) { return r.level[u] == kMyInfinity; });
+                        w.compute(1);
                         w.store(kPcNbrStore, fresh, vpl, vid);
-                        for_each_lane(fresh, [&](int l) {
-                            r.level[vid[l]] = curr + 1;
-                            widx[l] = work[l];
-                            (*local)[l][work[l]++] = vid[l];
-                        });
-                        w.local_store(kPcLocalPush, fresh, widx, 8);
-                        const uint32_t full =
-                            lanes_where(fresh, [&](int l) { return work[l] == kLocalWorklistSize; });
-                        w.compute(2);
-                        if (full) {
-                            out->push_range(w, kFullPush, full, *local, work);
-                            for_each_lane(full, [&](int l) { work[l] = 0; });
-                        }
+                        for_each_lane(fresh, [&](int l) { r.level[vid[l]] = curr + 1; });
+                        out->push_local(w, kPcLocalPush, kFullPush, fresh, vid, *local, work);
                         return 0u;
                     });
-                }
-                out->push_range(w, kFinalPush, act, *local, work);
+                });
+                out->push_range(w, kFinalPush, c.active, *local, work);
             });
         if (!ran) break;
         ++r.iterations;

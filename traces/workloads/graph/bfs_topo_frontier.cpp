@@ -49,26 +49,23 @@ BfsResult run_bfs_topo_frontier(GpuRun& run, const CsrGraph& g, uint64_t root) {
     r.level[root] = 0;
 
     const LaunchShape shape = one_thread_per_item(n);
-    bool stop = false;
-    do {
-        stop = false;
-        bool ran = run.launcher.launch(
+    // Kernel 2 raises `over` (the host's `stop`) when it moves a vertex into the frontier.
+    repeat_while_changed(r.iterations, [&](uint32_t, bool& stop) {
+        const bool expanded = run.launcher.launch(
             KernelDesc{"bfs_topo_frontier::BFS_kernel_1"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, begin, end, vid;
                 const uint32_t m = thread_ids(t, n, tid);
                 w.compute(kTidCompute);
-                w.load(kPcInFrontier, m, frontier, tid);
-                const uint32_t act = lanes_where(m, [&](int l) { return in_frontier[tid[l]] != 0; });
-                w.compute(kTestCompute);
+                const uint32_t act =
+                    load_and_test(w, kPcInFrontier, m, frontier, tid, [&](uint64_t v) { return in_frontier[v] != 0; });
                 if (act == 0) return;
                 w.store(kPcClearFrontier, act, frontier, tid);
                 for_each_lane(act, [&](int l) { in_frontier[tid[l]] = 0; });
                 dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, act, tid, begin, end);
                 thread_edge_loop(w, act, begin, end, [&](uint32_t live, const Lanes<uint64_t>& i) {
                     dg.load_edge_dest(w, kPcEdgeDest, live, i, vid);
-                    w.load(kPcVisited, live, visited, vid);
-                    const uint32_t fresh = lanes_where(live, [&](int l) { return is_visited[vid[l]] == 0; });
-                    w.compute(kTestCompute);
+                    const uint32_t fresh =
+                        load_and_test(w, kPcVisited, live, visited, vid, [&](uint64_t v) { return is_visited[v] == 0; });
                     w.load(kPcOwnLevel, fresh, vpl, tid);
                     w.compute(1);
                     w.store(kPcNbrStore, fresh, vpl, vid);
@@ -80,15 +77,14 @@ BfsResult run_bfs_topo_frontier(GpuRun& run, const CsrGraph& g, uint64_t root) {
                     return 0u;
                 });
             });
-        if (!ran) break;
-        ran = run.launcher.launch(
+        if (!expanded) return false;
+        return run.launcher.launch(
             KernelDesc{"bfs_topo_frontier::BFS_kernel_2"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid;
                 const uint32_t m = thread_ids(t, n, tid);
                 w.compute(kTidCompute);
-                w.load(kPcUpdating, m, updating, tid);
-                const uint32_t act = lanes_where(m, [&](int l) { return in_updating[tid[l]] != 0; });
-                w.compute(kTestCompute);
+                const uint32_t act =
+                    load_and_test(w, kPcUpdating, m, updating, tid, [&](uint64_t v) { return in_updating[v] != 0; });
                 w.store(kPcSetFrontier, act, frontier, tid);
                 w.store(kPcSetVisited, act, visited, tid);
                 w.store(kPcClearUpdating, act, updating, tid);
@@ -100,9 +96,7 @@ BfsResult run_bfs_topo_frontier(GpuRun& run, const CsrGraph& g, uint64_t root) {
                 });
                 if (act) stop = true;
             });
-        if (!ran) break;
-        ++r.iterations;
-    } while (stop);
+    });
     return r;
 }
 

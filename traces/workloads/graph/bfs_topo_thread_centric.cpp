@@ -1,7 +1,7 @@
 // bfs4: bfs_topo_thread_centric.cu. Level-synchronous: each launch, every thread
 // whose vertex sits on the current level scans its edges and labels unvisited
 // neighbours; the host loops while a kernel raised `changed`.
-#include "traces/workloads/graph/bfs.hpp"
+#include "traces/workloads/graph/bfs_kernels.hpp"
 
 namespace zng::workloads::graph {
 
@@ -19,50 +19,35 @@ constexpr uint64_t kPcNbrStore = kernel_pc(kKernel, 7);     // vplist[vid] = cur
 
 BfsResult run_bfs_topo_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t root) {
     const uint64_t n = g.vertex_count();
-    const DeviceArray vpl = run.memory.alloc("vproplist", 4, n);
-    const DeviceArray over = run.memory.alloc("over", 1, 1);
-    const DeviceGraph dg = DeviceGraph::allocate(run.memory, g);
-
-    BfsResult r;
-    r.level.assign(n, kMyInfinity);
-    init_kernel(run.launcher, "bfs_topo_thread_centric::initialize", n, {{kPcInitStore, &vpl}});
-    r.level[root] = 0;
+    const LevelArrays a = LevelArrays::allocate(run, g);
+    BfsResult r = init_levels(run.launcher, "bfs_topo_thread_centric::initialize", kPcInitStore, a.vpl, root);
 
     const LaunchShape shape = one_thread_per_item(n);
-    uint32_t curr = 0;
-    bool changed = false;
-    do {
-        changed = false;
-        const bool ran = run.launcher.launch(
+    repeat_while_changed(r.iterations, [&](uint32_t curr, bool& changed) {
+        return run.launcher.launch(
             KernelDesc{"bfs_topo_thread_centric::kernel"}, shape,
             [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid;
                 const uint32_t m = thread_ids(t, n, tid);
                 w.compute(kTidCompute);
-                w.load(kPcOwnLevel, m, vpl, tid);
-                const uint32_t frontier = lanes_where(m, [&](int l) { return r.level[tid[l]] == curr; });
-                w.compute(kTestCompute);
+                const uint32_t frontier =
+                    load_and_test(w, kPcOwnLevel, m, a.vpl, tid, [&](uint64_t v) { return r.level[v] == curr; });
                 if (frontier == 0) return;
                 Lanes<uint64_t> begin, end, vid;
-                dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, frontier, tid, begin, end);
+                a.dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, frontier, tid, begin, end);
                 thread_edge_loop(w, frontier, begin, end, [&](uint32_t live, const Lanes<uint64_t>& i) {
-                    dg.load_edge_dest(w, kPcEdgeDest, live, i, vid);
-                    w.load(kPcNbrLevel, live, vpl, vid);
-                    const uint32_t fresh =
-                        lanes_where(live, [&](int l) { return r.level[vid[l]] == kMyInfinity; });
-                    w.compute(kTestCompute);
-                    w.store_one(kPcChanged, fresh, over, 0);
+                    a.dg.load_edge_dest(w, kPcEdgeDest, live, i, vid);
+                    const uint32_t fresh = load_and_test(w, kPcNbrLevel, live, a.vpl, vid,
+                                                         [&](uint64_t v) { return r.level[v] == kMyInfinity; });
+                    w.store_one(kPcChanged, fresh, a.over, 0);
                     w.compute(1);
-                    w.store(kPcNbrStore, fresh, vpl, vid);
+                    w.store(kPcNbrStore, fresh, a.vpl, vid);
                     for_each_lane(fresh, [&](int l) { r.level[vid[l]] = curr + 1; });
                     if (fresh) changed = true;
                     return 0u;
                 });
             });
-        if (!ran) break;
-        ++r.iterations;
-        ++curr;
-    } while (changed);
+    });
     return r;
 }
 

@@ -4,7 +4,7 @@
 // size), so one launch can advance several levels.
 #include <array>
 
-#include "traces/workloads/graph/bfs.hpp"
+#include "traces/workloads/graph/bfs_kernels.hpp"
 
 namespace zng::workloads::graph {
 
@@ -19,18 +19,15 @@ constexpr uint64_t kPcPopQueue = kernel_pc(kKernel, 2);     // nn = changedv[ano
 constexpr uint64_t kPcFirstEdge = kernel_pc(kKernel, 3);
 constexpr uint64_t kPcEdgeEnd = kernel_pc(kKernel, 4);
 constexpr uint64_t kPcEdgeDest = kernel_pc(kKernel, 5);
-constexpr uint64_t kPcSrcLevel = kernel_pc(kKernel, 6);     // vplist[u]
-constexpr uint64_t kPcDstLevel = kernel_pc(kKernel, 7);     // vplist[v]
-constexpr uint64_t kPcAtomicMin = kernel_pc(kKernel, 8);
+// vplist[u], vplist[v], atomicMin(&vplist[v], vplist[u] + 1)
+constexpr RelaxPcs kRelax{kernel_pc(kKernel, 6), kernel_pc(kKernel, 7), kernel_pc(kKernel, 8)};
 constexpr uint64_t kPcPushQueue = kernel_pc(kKernel, 9);    // changedv[iichangedv] = v
 constexpr uint64_t kPcChanged = kernel_pc(kKernel, 10);
 }  // namespace
 
 BfsResult run_bfs_topo_unroll(GpuRun& run, const CsrGraph& g, uint64_t root) {
     const uint64_t n = g.vertex_count();
-    const DeviceArray vpl = run.memory.alloc("vproplist", 4, n);
-    const DeviceArray over = run.memory.alloc("over", 1, 1);
-    const DeviceGraph dg = DeviceGraph::allocate(run.memory, g);
+    const LevelArrays a = LevelArrays::allocate(run, g);
 
     // factor = ceil(V / (BLKSIZE * SMs)); the grid is SMs * factor blocks of BLKSIZE.
     const uint64_t factor = (n + uint64_t{kBlockSize} * kSmCount - 1) / (uint64_t{kBlockSize} * kSmCount);
@@ -43,19 +40,16 @@ BfsResult run_bfs_topo_unroll(GpuRun& run, const CsrGraph& g, uint64_t root) {
                                  Lanes<uint64_t> tid;
                                  const uint32_t m = thread_ids(t, n, tid);
                                  w.compute(kTidCompute);
-                                 w.store_seq(kPcInitStore, m, vpl, t.first_tid());
+                                 w.store_seq(kPcInitStore, m, a.vpl, t.first_tid());
                              });
     r.level[root] = 0;
 
     const KernelDesc desc{"bfs_topo_unroll::kernel", kUnroll * kBlockSize * 4};
-    bool changed = false;
-    do {
-        changed = false;
-        const bool ran = run.launcher.launch(desc, shape, [&](WarpOps& w, const WarpThreads& t) {
+    repeat_while_changed(r.iterations, [&](uint32_t, bool& changed) {
+        return run.launcher.launch(desc, shape, [&](WarpOps& w, const WarpThreads& t) {
             Lanes<std::array<uint32_t, kUnroll>> queue;   // this thread's changedv slots
             Lanes<uint32_t> pushed{}, popped{}, nprocessed{}, offset{};
             Lanes<uint64_t> node{}, begin{}, end{}, dst{};
-            Lanes<uint32_t> alt{};
             for_each_lane(t.live, [&](int l) {
                 queue[l][0] = static_cast<uint32_t>(t.tid(l));
                 pushed[l] = 1;
@@ -75,18 +69,10 @@ BfsResult run_bfs_topo_unroll(GpuRun& run, const CsrGraph& g, uint64_t root) {
                 const uint32_t valid = lanes_where(busy, [&](int l) { return node[l] < n; });
                 w.compute(kTestCompute + 1);
                 if (valid == 0) continue;
-                dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, valid, node, begin, end);
+                a.dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, valid, node, begin, end);
                 thread_edge_loop(w, valid, begin, end, [&](uint32_t live, const Lanes<uint64_t>& i) {
-                    dg.load_edge_dest(w, kPcEdgeDest, live, i, dst);
-                    w.load(kPcSrcLevel, live, vpl, node);
-                    for_each_lane(live, [&](int l) { alt[l] = r.level[node[l]] + 1; });
-                    w.load(kPcDstLevel, live, vpl, dst);
-                    const uint32_t lower = lanes_where(live, [&](int l) { return alt[l] < r.level[dst[l]]; });
-                    w.compute(kTestCompute + 1);
-                    w.atomic(kPcAtomicMin, lower, vpl, dst);
-                    for_each_lane(lower, [&](int l) {
-                        if (alt[l] < r.level[dst[l]]) r.level[dst[l]] = alt[l];
-                    });
+                    a.dg.load_edge_dest(w, kPcEdgeDest, live, i, dst);
+                    const uint32_t lower = relax_edge(w, kRelax, live, a.vpl, node, dst, r.level).issued;
                     const uint32_t enqueue = lanes_where(lower, [&](int l) { return ++nprocessed[l] < kUnroll; });
                     w.compute(kTestCompute);
                     for_each_lane(enqueue, [&](int l) {
@@ -99,12 +85,10 @@ BfsResult run_bfs_topo_unroll(GpuRun& run, const CsrGraph& g, uint64_t root) {
             }
             const uint32_t any = lanes_where(t.live, [&](int l) { return nprocessed[l] != 0; });
             w.compute(kTestCompute);
-            w.store_one(kPcChanged, any, over, 0);
+            w.store_one(kPcChanged, any, a.over, 0);
             if (any) changed = true;
         });
-        if (!ran) break;
-        ++r.iterations;
-    } while (changed);
+    });
     return r;
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "traces/workloads/graph/gpu_run.hpp"
+
 namespace zng::workloads::graph {
 
 DeviceWorklist::DeviceWorklist(DeviceMemory& mem, const std::string& name, uint64_t capacity)
@@ -48,6 +50,33 @@ void DeviceWorklist::push_range(WarpOps& w, const WorklistPcs& pc, uint32_t mask
     }
     // The loop test of the last iteration (every lane then leaves).
     w.compute(2);
+}
+
+uint32_t DeviceWorklist::thread_items(WarpOps& w, uint64_t pc_end, uint64_t pc_item, const WarpThreads& t,
+                                     Lanes<uint64_t>& tid, Lanes<uint64_t>& v) const {
+    const uint32_t m = thread_ids(t, end_, tid);
+    w.compute(kTidCompute);
+    w.load_one(pc_end, t.live, end_array_, 0);
+    w.compute(kTestCompute);
+    if (m == 0) return 0;
+    for_each_lane(m, [&](int l) { v[l] = items_[tid[l]]; });
+    w.load(pc_item, m, items_array_, tid);
+    return m;
+}
+
+void DeviceWorklist::push_local(WarpOps& w, uint64_t pc_local, const WorklistPcs& full, uint32_t mask,
+                                const Lanes<uint64_t>& v, LocalWorklists& local, Lanes<uint32_t>& work) {
+    Lanes<uint32_t> slot{};
+    for_each_lane(mask, [&](int l) {
+        slot[l] = work[l];
+        local[l][work[l]++] = v[l];
+    });
+    w.local_store(pc_local, mask, slot, 8);
+    const uint32_t filled = lanes_where(mask, [&](int l) { return work[l] == kLocalWorklistSize; });
+    w.compute(kTestCompute);
+    if (filled == 0) return;
+    push_range(w, full, filled, local, work);
+    for_each_lane(filled, [&](int l) { work[l] = 0; });
 }
 
 }  // namespace zng::workloads::graph

@@ -41,6 +41,18 @@ public:
     void push_range(WarpOps& w, const WorklistPcs& pc, uint32_t mask, const LocalWorklists& from,
                     const Lanes<uint32_t>& n);
 
+    // The prologue of the thread-centric kernels that read this worklist: thread tid
+    // reads *end (every live lane), and `if (tid < *end) v = item_array[tid]`. Returns
+    // the lanes that hold an item.
+    uint32_t thread_items(WarpOps& w, uint64_t pc_end, uint64_t pc_item, const WarpThreads& t,
+                          Lanes<uint64_t>& tid, Lanes<uint64_t>& v) const;
+
+    // `local_worklist[work_size++] = v[l]` by the lanes of mask (a store to local
+    // memory), then `if (work_size == LOCAL_SIZE) { pushRange into this worklist;
+    // work_size = 0; }`: the step of the data-driven kernels that queue a vertex.
+    void push_local(WarpOps& w, uint64_t pc_local, const WorklistPcs& full, uint32_t mask,
+                    const Lanes<uint64_t>& v, LocalWorklists& local, Lanes<uint32_t>& work);
+
 private:
     std::string name_;
     DeviceArray items_array_;

@@ -66,6 +66,74 @@ inline void warp_edge_loop(WarpOps& w, uint32_t mask, const Lanes<uint64_t>& lan
     }
 }
 
+// `if (test(a[idx]))` of the lanes in mask, the step every GraphBIG kernel takes on a
+// vertex property (its own level, colour or flag, or a neighbour's): the load of each
+// lane's a[idx], the compare and branch, and the lanes whose element passes.
+// passes(i) gets the element index.
+template <class Test>
+inline uint32_t load_and_test(WarpOps& w, uint64_t pc, uint32_t mask, const DeviceArray& a,
+                              const Lanes<uint64_t>& idx, Test&& passes) {
+    w.load(pc, mask, a, idx);
+    const uint32_t hit = lanes_where(mask, [&](int l) { return passes(idx[l]); });
+    w.compute(kTestCompute);
+    return hit;
+}
+
+// The prologue of GraphBIG's warp-centric kernels (CHUNK_SZ == WARP_SZ): lane_id =
+// tid % 32; warp w takes the items [32w, 32w + 32) that are below n, one after another.
+struct WarpChunk {
+    Lanes<uint64_t> lane_id{};
+    Lanes<uint64_t> first{};   // the warp's first item, 32w
+    Lanes<uint64_t> size{};    // items of the chunk: 32, fewer for the last
+    uint32_t active = 0;       // lanes whose chunk is not empty
+};
+
+inline WarpChunk warp_chunk(WarpOps& w, const WarpThreads& t, uint64_t n) {
+    WarpChunk c;
+    for_each_lane(t.live, [&](int l) {
+        const uint64_t tid = t.tid(l);
+        c.lane_id[l] = tid % kLanes;
+        c.first[l] = tid / kLanes * kLanes;
+        if (c.first[l] < n) {
+            c.active |= 1u << l;
+            c.size[l] = c.first[l] + kLanes > n ? n - c.first[l] : kLanes;
+        }
+    });
+    w.compute(kTidCompute + 3);
+    return c;
+}
+
+// The chunk loop `for (k = 0; k < chunk size; k++)` of the active lanes: body(mask,
+// item) gets item = first + k for the lanes still in their chunk.
+template <class Body>
+inline void for_each_chunk_item(WarpOps& w, const WarpChunk& c, Body&& body) {
+    Lanes<uint64_t> item{};
+    for (uint64_t k = 0;; ++k) {
+        const uint32_t m = lanes_where(c.active, [&](int l) { return k < c.size[l]; });
+        w.compute(kLoopCompute);
+        if (m == 0) return;
+        for_each_lane(m, [&](int l) { item[l] = c.first[l] + k; });
+        body(m, static_cast<const Lanes<uint64_t>&>(item));
+    }
+}
+
+// The host loop of the topology-driven kernels, `do { changed = false; kernel<<<>>>(...,
+// curr, changed); curr++; } while (changed)`: launch_level(curr, changed) launches
+// level `curr` and returns whether the launch ran; a kernel sets `changed`. `launches`
+// counts the launches that ran. Returns false when the launch cap ended the loop.
+template <class LaunchLevel>
+inline bool repeat_while_changed(int& launches, LaunchLevel&& launch_level) {
+    uint32_t curr = 0;
+    bool changed = false;
+    do {
+        changed = false;
+        if (!launch_level(curr, changed)) return false;
+        ++launches;
+        ++curr;
+    } while (changed);
+    return true;
+}
+
 struct StoreSite {
     uint64_t pc;
     const DeviceArray* array;

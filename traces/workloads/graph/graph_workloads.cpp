@@ -57,32 +57,50 @@ uint64_t traversal_root(const WorkloadContext& ctx, const CsrGraph& g, Automatic
     return automatic();
 }
 
-void add_bfs(WorkloadRegistry& reg, const char* name, const char* description, double ratio,
-             int kernels, BfsVariant variant, GraphKind kind) {
-    reg.add(info(name, description, ratio, kernels, {kRootOption.with_default(kPeripheralRoot)}),
+// A workload that runs GraphBIG kernels on its input graph, capped at its Table II
+// launch count: kernels(ctx, run, g) runs the benchmark.
+template <class Kernels>
+void add_graph_workload(WorkloadRegistry& reg, WorkloadInfo info, GraphKind kind, Kernels kernels,
+                        bool profile_skips_init = false) {
+    const int cap = info.paper_kernels;
+    reg.add(std::move(info),
             [=](WorkloadContext& ctx) {
                 const CsrGraph g = workload_graph(ctx.options(), kind);
-                const uint64_t root = traversal_root(ctx, g, [&] { return peripheral_root(g); });
-                GpuRun run(&ctx, kernels);
-                run_bfs(variant, run, g, root);
+                GpuRun run(&ctx, cap, profile_skips_init);
+                kernels(ctx, run, g);
             },
             kGeneratorVersion);
+}
+
+void add_bfs(WorkloadRegistry& reg, const char* name, const char* description, double ratio,
+             int kernels, BfsVariant variant, GraphKind kind) {
+    add_graph_workload(reg, info(name, description, ratio, kernels, {kRootOption.with_default(kPeripheralRoot)}),
+                       kind, [=](WorkloadContext& ctx, GpuRun& run, const CsrGraph& g) {
+                           run_bfs(variant, run, g, traversal_root(ctx, g, [&] { return peripheral_root(g); }));
+                       });
+}
+
+using ColoringVariant = ColoringResult (*)(GpuRun&, const CsrGraph&);
+
+void add_coloring(WorkloadRegistry& reg, const char* name, const char* description, double ratio, int kernels,
+                  ColoringVariant variant) {
+    add_graph_workload(reg, info(name, description, ratio, kernels), GraphKind::Kronecker,
+                       [=](WorkloadContext&, GpuRun& run, const CsrGraph& g) { variant(run, g); });
 }
 
 }  // namespace
 
 void register_graph_workloads(WorkloadRegistry& reg) {
-    reg.add(info("betw", "betweenness centrality from one root (betweenness.cu): init, forward and "
-                         "backward levels, back-sum; Kronecker input",
-                 0.98, 11,
-                 {kRootOption.with_default("a high-degree vertex whose BFS depth is 4, so that the run has Table II's "
-                                           "11 launches (GraphBIG's GPU betweenness has no root option)")}),
-            [](WorkloadContext& ctx) {
-                const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 11);
-                run_betweenness(run, g, traversal_root(ctx, g, [&] { return central_root(g, kBetweennessDepth); }));
-            },
-            kGeneratorVersion);
+    add_graph_workload(
+        reg,
+        info("betw", "betweenness centrality from one root (betweenness.cu): init, forward and "
+                     "backward levels, back-sum; Kronecker input",
+             0.98, 11,
+             {kRootOption.with_default("a high-degree vertex whose BFS depth is 4, so that the run has Table II's "
+                                       "11 launches (GraphBIG's GPU betweenness has no root option)")}),
+        GraphKind::Kronecker, [](WorkloadContext& ctx, GpuRun& run, const CsrGraph& g) {
+            run_betweenness(run, g, traversal_root(ctx, g, [&] { return central_root(g, kBetweennessDepth); }));
+        });
     add_bfs(reg, "bfs1", "BFS, data-driven warp-centric worklist (bfs_data_warp_centric.cu); Kronecker input",
             0.95, 7, BfsVariant::DataWarpCentric, GraphKind::Kronecker);
     add_bfs(reg, "bfs2", "BFS, topology-driven atomicMin relaxation (bfs_topo_atomic.cu); mesh input",
@@ -95,40 +113,27 @@ void register_graph_workloads(WorkloadRegistry& reg) {
             0.99, 6, BfsVariant::TopoUnroll, GraphKind::Mesh);
     add_bfs(reg, "bfs6", "BFS, level-synchronous warp-centric (bfs_topo_warp_centric.cu); Kronecker input",
             0.97, 7, BfsVariant::TopoWarpCentric, GraphKind::Kronecker);
-    reg.add(info("gc1", "graph colouring, topology-driven warp-centric (gc_topo_warp_centric.cu); Kronecker input",
-                 0.98, 8),
-            [](WorkloadContext& ctx) {
-                const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 8);
-                run_gc_topo_warp_centric(run, g);
-            },
-            kGeneratorVersion);
-    reg.add(info("gc2", "graph colouring, topology-driven thread-centric (gc_topo_thread_centric.cu); Kronecker input",
-                 0.99, 10),
-            [](WorkloadContext& ctx) {
-                const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 10);
-                run_gc_topo_thread_centric(run, g);
-            },
-            kGeneratorVersion);
-    reg.add(info("sssp3", "SSSP, data-driven thread-centric worklist, unit weights (sssp_data_thread_centric.cu); "
-                          "Kronecker input",
-                 0.98, 8, {kRootOption.with_default("the highest-degree vertex (GraphBIG's default is vertex 0)")}),
-            [](WorkloadContext& ctx) {
-                const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 8);
-                run_sssp_data_thread_centric(run, g, traversal_root(ctx, g, [&] { return hub_root(g); }));
-            },
-            kGeneratorVersion);
-    reg.add(info("deg", "degree centrality, atomicAdd per edge (degree_centr.cu); the Table II profile leaves out "
-                        "the zeroing init kernel; Kronecker input",
-                 1.0, 1),
-            [](WorkloadContext& ctx) {
-                const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
-                GpuRun run(&ctx, 1, /*profile_skips_init=*/true);
-                run_degree_centrality(run, g);
-            },
-            kGeneratorVersion);
+    add_coloring(reg, "gc1", "graph colouring, topology-driven warp-centric (gc_topo_warp_centric.cu); Kronecker input",
+                 0.98, 8, run_gc_topo_warp_centric);
+    add_coloring(reg, "gc2", "graph colouring, topology-driven thread-centric (gc_topo_thread_centric.cu); Kronecker input",
+                 0.99, 10, run_gc_topo_thread_centric);
+    add_graph_workload(
+        reg,
+        info("sssp3", "SSSP, data-driven thread-centric worklist, unit weights (sssp_data_thread_centric.cu); "
+                      "Kronecker input",
+             0.98, 8, {kRootOption.with_default("the highest-degree vertex (GraphBIG's default is vertex 0)")}),
+        GraphKind::Kronecker, [](WorkloadContext& ctx, GpuRun& run, const CsrGraph& g) {
+            run_sssp_data_thread_centric(run, g, traversal_root(ctx, g, [&] { return hub_root(g); }));
+        });
+    add_graph_workload(
+        reg,
+        info("deg", "degree centrality, atomicAdd per edge (degree_centr.cu); the Table II profile leaves out "
+                    "the zeroing init kernel; Kronecker input",
+             1.0, 1),
+        GraphKind::Kronecker, [](WorkloadContext&, GpuRun& run, const CsrGraph& g) { run_degree_centrality(run, g); },
+        /*profile_skips_init=*/true);
+    // PageRank's launch cap follows its --maxiter (1 + 2 x 26 = 53 by default), so it
+    // builds its own run.
     reg.add(info("pr", "push-style PageRank in GraphBIG's GPU style: init, then 26 x (atomicAdd push, copy); "
                        "Kronecker input",
                  0.99, 53, {kMaxIterOption}),
@@ -136,7 +141,6 @@ void register_graph_workloads(WorkloadRegistry& reg) {
                 const CsrGraph g = workload_graph(ctx.options(), GraphKind::Kronecker);
                 const int iterations =
                     static_cast<int>(ctx.options().program_value("maxiter").value_or(kPageRankIterations));
-                // The launch cap follows the iterations: 1 + 2 x 26 = 53 by default.
                 GpuRun run(&ctx, 1 + 2 * iterations);
                 run_pagerank(run, g, iterations);
             },

@@ -57,15 +57,9 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
         bool ran = run.launcher.launch(
             KernelDesc{"sssp_data_thread_centric::kernel"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, v, begin, end, vid;
-                Lanes<uint32_t> cost{}, work{}, widx{}, nd{};
-                const uint32_t items = in->size();
-                const uint32_t m = thread_ids(t, items, tid);
-                w.compute(kTidCompute);
-                w.load_one(kPcItemNum, t.live, in->end_counter(), 0);
-                w.compute(kTestCompute);
+                Lanes<uint32_t> cost{}, work{}, nd{};
+                const uint32_t m = in->thread_items(w, kPcItemNum, kPcItem, t, tid, v);
                 if (m == 0) return;
-                for_each_lane(m, [&](int l) { v[l] = in->item(tid[l]); });
-                w.load(kPcItem, m, in->items(), tid);
                 dg.load_edge_range(w, kPcFirstEdge, kPcEdgeEnd, m, v, begin, end);
                 w.load(kPcCost, m, vpl, v);
                 for_each_lane(m, [&](int l) { cost[l] = r.distance[v[l]]; });
@@ -84,18 +78,8 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
                             pushed |= 1u << l;
                         }
                     });
-                    for_each_lane(pushed, [&](int l) {
-                        widx[l] = work[l];
-                        (*local)[l][work[l]++] = vid[l];
-                    });
                     w.compute(kTestCompute);
-                    w.local_store(kPcLocalPush, pushed, widx, 8);
-                    const uint32_t full = lanes_where(lower, [&](int l) { return work[l] == kLocalWorklistSize; });
-                    w.compute(kTestCompute);
-                    if (full) {
-                        out->push_range(w, kFullPush, full, *local, work);
-                        for_each_lane(full, [&](int l) { work[l] = 0; });
-                    }
+                    out->push_local(w, kPcLocalPush, kFullPush, pushed, vid, *local, work);
                     return 0u;
                 });
                 out->push_range(w, kFinalPush, m, *local, work);
@@ -112,14 +96,8 @@ SsspResult run_sssp_data_thread_centric(GpuRun& run, const CsrGraph& g, uint64_t
         ran = run.launcher.launch(
             KernelDesc{"sssp_data_thread_centric::kernel2"}, shape, [&](WarpOps& w, const WarpThreads& t) {
                 Lanes<uint64_t> tid, v;
-                const uint32_t items = in->size();
-                const uint32_t m = thread_ids(t, items, tid);
-                w.compute(kTidCompute);
-                w.load_one(kPcApplyNum, t.live, in->end_counter(), 0);
-                w.compute(kTestCompute);
+                const uint32_t m = in->thread_items(w, kPcApplyNum, kPcApplyItem, t, tid, v);
                 if (m == 0) return;
-                for_each_lane(m, [&](int l) { v[l] = in->item(tid[l]); });
-                w.load(kPcApplyItem, m, in->items(), tid);
                 w.load(kPcApplyDist, m, vpl, v);
                 w.load(kPcApplyUpdate, m, update, v);
                 const uint32_t lower = lanes_where(m, [&](int l) { return r.distance[v[l]] > upd[v[l]]; });

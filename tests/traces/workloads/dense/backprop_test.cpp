@@ -10,10 +10,8 @@
 namespace zng::workloads::dense {
 namespace {
 
-using testing::close;
-using testing::run_generator;
-using testing::summarize_file;
-using testing::tmp_trace;
+// zng::workloads::testing (dense_test_support.hpp), not GoogleTest's namespace.
+using namespace testing;
 
 constexpr int kHid = kBackpropHidden;
 constexpr int kOut = kBackpropOutput;
@@ -80,9 +78,7 @@ void expect_all_close(const std::vector<float>& got, const std::vector<float>& w
 }
 
 BackpropResult generate(const BackpropNet& net, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("back", o, path, [&](WorkloadContext& ctx) { return generate_backprop(net, ctx); });
+    return run_generator("back", max_launches, path, [&](WorkloadContext& ctx) { return generate_backprop(net, ctx); });
 }
 
 TEST(Backprop, MatchesSerialTrainingPass) {

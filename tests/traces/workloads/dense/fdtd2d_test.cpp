@@ -9,14 +9,11 @@
 namespace zng::workloads::dense {
 namespace {
 
-using testing::run_generator;
-using testing::summarize_file;
-using testing::tmp_trace;
+// zng::workloads::testing (dense_test_support.hpp), not GoogleTest's namespace.
+using namespace testing;
 
 FdtdResult generate(int nx, int ny, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("FDT", o, path,
+    return run_generator("FDT", max_launches, path,
                          [&](WorkloadContext& ctx) { return generate_fdtd(make_fdtd_fields(nx, ny), ctx); });
 }
 

@@ -10,15 +10,11 @@
 namespace zng::workloads::dense {
 namespace {
 
-using testing::close;
-using testing::run_generator;
-using testing::summarize_file;
-using testing::tmp_trace;
+// zng::workloads::testing (dense_test_support.hpp), not GoogleTest's namespace.
+using namespace testing;
 
 GramSchmidtResult generate(const GramSchmidtInput& in, int max_launches, const std::string& path) {
-    WorkloadOptions o;
-    o.max_launches = max_launches;
-    return run_generator("gram", o, path, [&](WorkloadContext& ctx) { return generate_gramschmidt(in, ctx); });
+    return run_generator("gram", max_launches, path, [&](WorkloadContext& ctx) { return generate_gramschmidt(in, ctx); });
 }
 
 TEST(GramSchmidt, MatchesPolyBenchCpuVersionAndIsOrthonormal) {
