@@ -85,24 +85,22 @@ const Param<Section> kThrashingChecker{
 }  // namespace
 
 const ComponentSchema& flash_section_schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema r;
-        r.slot = "flash";
-        r.name = "znand";
-        r.description =
+    static const CataloguedSchema s{{
+        .slot = "flash",
+        .name = "znand",
+        .description =
             "Z-NAND medium shared by every flash back end: geometry, address interleaving, array timing, "
-            "package I/O ports, flash registers and the programmable row decoder (paper Table I, II-B, IV-A, IV-C).";
-        r.params = {kChannels,          kPackagesPerChannel,   kDiesPerPackage,          kPlanesPerDie,
-                    kBlocksPerPlane,    kPagesPerBlock,        kPageSize,                kAddressOrder,
-                    kTRead,             kTProg,                kTErase,                  kInterfaceRate,
-                    kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
-                    kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
-                    kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
-                    kDirtyWatermark,    kEndurance,            kThrashingChecker};
-        SchemaCatalog::global().add(&r);
-        return r;
-    }();
-    return s;
+            "package I/O ports, flash registers and the programmable row decoder (paper Table I, II-B, IV-A, IV-C).",
+        .params = {kChannels,          kPackagesPerChannel,   kDiesPerPackage,          kPlanesPerDie,
+                   kBlocksPerPlane,    kPagesPerBlock,        kPageSize,                kAddressOrder,
+                   kTRead,             kTProg,                kTErase,                  kInterfaceRate,
+                   kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
+                   kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
+                   kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
+                   kDirtyWatermark,    kEndurance,            kThrashingChecker},
+        .ports = {},
+    }};
+    return s.schema;
 }
 
 FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path) {

@@ -11,6 +11,7 @@ namespace zng {
 
 void register_flash_model_components() {
     (void)flash::flash_section_schema();
+    (void)flash::ThrashingCheckerConfig::schema();  // a subsection of flash:, listed by config describe
     flash::register_flash_networks();
     flash::register_flash_schedulers();
     flash::register_register_interconnects();

@@ -11,7 +11,7 @@ using namespace param_kind;
 const Param<Bool> kEnabled{"enabled", "false", "watch the registers and raise redirection"};
 const auto kHistory =
     Param<UInt32>("history", "0", "evicted pages remembered per package (0: as many as the package has registers)")
-        .max(1 << 24);
+        .range(0, 1 << 24);
 const auto kWindow = Param<UInt32>("window", "64", "register write misses per decision").range(1, 1 << 24);
 const auto kOnRatio =
     Param<Real>("on_ratio", "0.25", "rewrites / write misses in a window at or above which redirection starts")
@@ -22,19 +22,16 @@ const auto kOffRatio =
 }  // namespace
 
 const ComponentSchema& ThrashingCheckerConfig::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema r;
-        r.slot = "flash";
-        r.name = "thrashing_checker";
-        r.description =
-            "register thrashing checker of each package (IV-C): rewrites of recently evicted pages per register "
-            "write miss, over a window, switch the L2 redirection of dirty pages on and off (rule and values: "
-            "assumptions)";
-        r.params = {kEnabled, kHistory, kWindow, kOnRatio, kOffRatio};
-        SchemaCatalog::global().add(&r);
-        return r;
-    }();
-    return s;
+    static const CataloguedSchema s{{
+        .slot = "flash",
+        .name = "thrashing_checker",
+        .description = "register thrashing checker of each package (IV-C): rewrites of recently evicted pages per "
+                       "register write miss, over a window, switch the L2 redirection of dirty pages on and off "
+                       "(rule and values: assumptions)",
+        .params = {kEnabled, kHistory, kWindow, kOnRatio, kOffRatio},
+        .ports = {},
+    }};
+    return s.schema;
 }
 
 ThrashingCheckerConfig ThrashingCheckerConfig::read(const ConfigNode* section, const std::string& path) {

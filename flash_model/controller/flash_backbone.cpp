@@ -26,7 +26,7 @@ const auto kPlaneDepth =
     Param<UInt32>("plane_depth", "2", "commands a controller keeps in flight per plane (the package queues them)")
         .range(1, 1024);
 const auto kControllerLatency =
-    Param<UInt32>("controller_latency", "4", "controller cycles to decode and queue a request").max(1 << 20);
+    Param<UInt32>("controller_latency", "4", "controller cycles to decode and queue a request").range(0, 1 << 20);
 const Param<Section> kScheduler{"scheduler", "", "per-plane command scheduler (type: fifo | read_priority)"};
 const Param<Section> kNetwork{"network", "", "controller-package network (type: mesh | onfi_bus)"};
 }  // namespace

@@ -17,7 +17,7 @@ const auto kClock =
 const auto kLinkWidth =
     Param<Size>("link_width", "8B", "bytes per flit and per link cycle (Table I: 8 B)").range(1, 1024);
 const auto kHeaderBytes =
-    Param<Size>("header_bytes", "8B", "header of every packet (command, address, routing)").max(1024);
+    Param<Size>("header_bytes", "8B", "header of every packet (command, address, routing)").range(0, 1024);
 const auto kMaxPacket =
     Param<Size>("max_packet", "512B", "largest payload of one packet; longer messages are split").range(1, 1 << 20);
 const auto kRouterLatency =

@@ -13,7 +13,7 @@ const auto kWidth = Param<Size>("width", "1B", "bytes per bus transfer (ONFI: 8-
 const auto kCommandBytes =
     Param<Size>("command_bytes", "7B",
                 "command and address cycles carried before every message (1 cmd + 5 addr + 1 cmd)")
-        .max(1024);
+        .range(0, 1024);
 }  // namespace
 
 ComponentSchema OnfiChannelNetwork::schema() {

@@ -108,10 +108,6 @@ public:
         spec_.min = lo;
         return *this;
     }
-    Param& max(double hi) {
-        spec_.max = hi;
-        return *this;
-    }
     Param& choices(std::vector<std::string> options) {
         static_assert(Kind::type == ParamType::Choice, "choices() is for Choice parameters");
         spec_.choices = std::move(options);

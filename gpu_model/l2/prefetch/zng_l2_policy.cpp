@@ -38,10 +38,8 @@ const auto kDecisionTable =
                   "predictor decisions awaiting their verdict for predictor_accuracy (a measurement bound, not "
                   "modelled hardware; the oldest is judged early when full)")
         .range(1, 1u << 20);
-// .min(0): the range the parameter reference has always listed for this flag ([0, inf]).
-const auto kWriteBypass =
-    Param<Bool>("write_bypass", "false", "stores skip the L2 (read cache, III-C) unless redirected into pinned lines")
-        .min(0);
+const Param<Bool> kWriteBypass{"write_bypass", "false",
+                               "stores skip the L2 (read cache, III-C) unless redirected into pinned lines"};
 const auto kBypassHit = Param<Choice>("bypass_hit", "invalidate",
                                       "a bypassed store that finds its line in the L2: invalidate it (the L2 is "
                                       "read-only, paper I) or write it in place, clean, holding the bank for the "
