@@ -43,4 +43,14 @@ void require_output_file(const std::string& path, const std::string& option) {
         throw UsageError(option + " " + path + ": directory " + dir.string() + " is not writable");
 }
 
+std::string markdown_cell(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 }  // namespace zng::cli

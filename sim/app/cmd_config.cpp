@@ -62,7 +62,7 @@ void describe_markdown(std::ostream& os) {
         os << "| key | type | default | description | range |\n|---|---|---|---|---|\n";
         for (const auto& p : s->params)
             os << fmt::format("| `{}` | {} | `{}` | {} | {} |\n", p.key, to_string(p.type), param_default(p),
-                              p.description, param_range(p));
+                              markdown_cell(p.description), markdown_cell(param_range(p)));
         if (!s->ports.empty()) {
             os << "\nPorts:\n";
             for (const auto& p : s->ports) os << "- " << p << "\n";

@@ -44,7 +44,8 @@ int cmd_stats(int argc, char** argv) {
         std::cout << "| name | kind | unit | description |\n|---|---|---|---|\n";
         for (const auto& [name, meta] : stats.items())
             std::cout << fmt::format("| `{}` | {} | {} | {} |\n", name, meta["kind"].get<std::string>(),
-                                     meta["unit"].get<std::string>(), meta["description"].get<std::string>());
+                                     meta["unit"].get<std::string>(),
+                                     markdown_cell(meta["description"].get<std::string>()));
         return kExitOk;
     }
     if (format != "text") throw UsageError("--format '" + format + "': expected text or markdown");
@@ -53,7 +54,8 @@ int cmd_stats(int argc, char** argv) {
     std::cout << fmt::format("{:<{}}  {:<9}  {:<12}  {}\n", "name", width, "kind", "unit", "description");
     for (const auto& [name, meta] : stats.items())
         std::cout << fmt::format("{:<{}}  {:<9}  {:<12}  {}\n", name, width, meta["kind"].get<std::string>(),
-                                 meta["unit"].get<std::string>(), meta["description"].get<std::string>());
+                                 meta["unit"].get<std::string>(),
+                                     markdown_cell(meta["description"].get<std::string>()));
     return kExitOk;
 }
 

@@ -142,4 +142,34 @@ TEST(StatsDescribeCli, TableNamesUnitAndDescription) {
     EXPECT_EQ((run_zngsim("stats describe", code), code), 2);  // --config is required
 }
 
+// Bars a table cell holds (a choice list "invalidate | update", a description naming
+// alternatives) are escaped, so every row of the markdown references has its columns:
+// the parameter table five, the statistics table four.
+size_t unescaped_bars(const std::string& row) {
+    size_t n = 0;
+    for (size_t i = 0; i < row.size(); ++i) n += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    return n;
+}
+
+TEST(MarkdownReferences, EveryTableRowKeepsItsColumns) {
+    int code = 0;
+    const std::string params = run_zngsim("config describe --format markdown", code);
+    ASSERT_EQ(code, 0) << params.substr(0, 300);
+    const std::string stats = run_zngsim(
+        "stats describe --format markdown --config " + std::string(ZNG_SOURCE_DIR) + "/configs/hybridgpu.yaml", code);
+    ASSERT_EQ(code, 0) << stats.substr(0, 300);
+    size_t escaped_rows = 0;
+    for (const auto& [text, bars] : {std::pair{params, size_t{6}}, std::pair{stats, size_t{5}}}) {
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.rfind("|", 0) != 0) continue;
+            EXPECT_EQ(unescaped_bars(line), bars) << line;
+            escaped_rows += line.find("\\|") != std::string::npos;
+        }
+    }
+    // The L2 policy's bypass_hit choice (invalidate | update) and hybridgpu's wear_leveling
+    // description (least_erased | fifo) are such cells.
+    EXPECT_GE(escaped_rows, 2u);
+}
+
 }  // namespace
