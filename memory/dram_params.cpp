@@ -47,6 +47,13 @@ std::vector<ParamSpec> DramParams::specs() const {
     return s;
 }
 
+std::vector<ParamSpec> DramParams::around(std::vector<ParamSpec> before, const std::vector<ParamSpec>& after) const {
+    const std::vector<ParamSpec> shared = specs();
+    before.insert(before.end(), shared.begin(), shared.end());
+    before.insert(before.end(), after.begin(), after.end());
+    return before;
+}
+
 void DramParams::read_bus(const Params& p, const ClockDomain& clock, DramTiming& t) const {
     const uint64_t rate = p[data_rate_];
     const uint64_t hz = clock.frequency_hz();

@@ -22,6 +22,9 @@ public:
     // burst_length; read_queue, write_queue, write_high_watermark, write_low_watermark,
     // page_policy, row_hit_cap, frontend_latency.
     std::vector<ParamSpec> specs() const;
+    // A back end's schema parameters: its own `before` (geometry), the shared ones, then
+    // its own `after` (timing), in the order config describe lists them.
+    std::vector<ParamSpec> around(std::vector<ParamSpec> before, const std::vector<ParamSpec>& after) const;
 
     uint64_t command_clock(const Params& p) const { return p[clock_]; }
     // Bus geometry into timing.burst / burst_bytes; checks that the data rate is a whole

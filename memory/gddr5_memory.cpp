@@ -40,11 +40,9 @@ const ComponentSchema& Gddr5Memory::schema() {
         c.description =
             "GDDR5 channels, each a memory controller with read/write queues, FR-FCFS scheduling, banks with "
             "open-row state and JEDEC-style timing (tRCD/tCL/tRP/tRAS/tWR/tCCD/tRRD/tFAW/tWTR/refresh)";
-        c.params = {kChannels, kBanks, kRowSize, kCapacity};
-        const std::vector<ParamSpec> shared = kDram.specs();
-        c.params.insert(c.params.end(), shared.begin(), shared.end());
-        c.params.insert(c.params.end(), {kTRCD, kTCL, kTCWL, kTRP, kTRAS, kTRTP, kTWR, kTCCD, kTRRD, kTFAW, kTWTR,
-                                         kTRTW, kTREFI, kTRFC});
+        c.params = kDram.around({kChannels, kBanks, kRowSize, kCapacity},
+                                {kTRCD, kTCL, kTCWL, kTRP, kTRAS, kTRTP, kTWR, kTCCD, kTRRD, kTFAW, kTWTR, kTRTW,
+                                 kTREFI, kTRFC});
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any channel"};
         return c;
     }();
@@ -52,14 +50,8 @@ const ComponentSchema& Gddr5Memory::schema() {
 }
 
 Gddr5Memory::Gddr5Memory(const Params& p, Simulator& sim, const BackendContext& ctx)
-    : name_(p.path()),
-      sim_(sim),
-      clock_(p.path() + ".clock", kDram.command_clock(p)),
-      mapping_(gddr5_mapping(p)),
-      capacity_(p[kCapacity]),
-      peak_(kDram.bus_peak(p) * p[kChannels]),
-      ports_(*this, p.path(), ctx.ports),
-      traffic_(sim, p.path()) {
+    : DramChannelBackend(sim, p.path(), ctx.ports, kDram.command_clock(p), gddr5_mapping(p), p[kCapacity]),
+      peak_(kDram.bus_peak(p) * p[kChannels]) {
     DramChannelConfig cfg;
     cfg.banks = p[kBanks];
     kDram.read_bus(p, clock_, cfg.timing);

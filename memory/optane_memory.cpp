@@ -45,11 +45,8 @@ const ComponentSchema& OptaneMemory::schema() {
             "Optane DC PMMs, one per memory controller on a DDR-T channel: 256 B media lines read into "
             "per-partition line buffers (tRCD), read out over the bus (tCL), writes merged in an on-DIMM "
             "write-combining buffer and programmed into the media (tRP), partial lines read-modify-written";
-        c.params = {kChannels, kMediaPartitions, kMediaLine, kCapacity};
-        const std::vector<ParamSpec> shared = kDram.specs();
-        c.params.insert(c.params.end(), shared.begin(), shared.end());
-        c.params.insert(c.params.end(),
-                        {kTRCD, kTCL, kTRP, kTCWL, kTCCD, kTWTR, kTRTW, kWriteBuffer, kWriteBufferFreeTarget});
+        c.params = kDram.around({kChannels, kMediaPartitions, kMediaLine, kCapacity},
+                                {kTRCD, kTCL, kTRP, kTCWL, kTCCD, kTWTR, kTRTW, kWriteBuffer, kWriteBufferFreeTarget});
         c.ports = {"port<i>: one response port per L2 bank; any port reaches any DIMM"};
         return c;
     }();
@@ -57,13 +54,8 @@ const ComponentSchema& OptaneMemory::schema() {
 }
 
 OptaneMemory::OptaneMemory(const Params& p, Simulator& sim, const BackendContext& ctx)
-    : name_(p.path()),
-      clock_(p.path() + ".clock", kDram.command_clock(p)),
-      mapping_(optane_mapping(p)),
-      capacity_(p[kCapacity]),
-      line_(p[kMediaLine]),
-      ports_(*this, p.path(), ctx.ports),
-      traffic_(sim, p.path()) {
+    : DramChannelBackend(sim, p.path(), ctx.ports, kDram.command_clock(p), optane_mapping(p), p[kCapacity]),
+      line_(p[kMediaLine]) {
     if (line_ % kSector != 0) p.fail(kMediaLine.key(), fmt::format("must be a multiple of {} B", kSector));
     const uint64_t wb_bytes = p[kWriteBuffer];
     if (wb_bytes % line_ != 0)

@@ -10,26 +10,19 @@
 #include <memory>
 #include <vector>
 
-#include "memory/address_mapping.hpp"
-#include "memory/backend_ports.hpp"
-#include "memory/dram_channel.hpp"
+#include "memory/dram_channel_backend.hpp"
 #include "memory/write_combining_buffer.hpp"
-#include "sim/mem/memory_backend.hpp"
 
 namespace zng::memory {
 
-class OptaneMemory final : public MemoryBackend, private DramChannelClient {
+class OptaneMemory final : public DramChannelBackend {
 public:
     static const ComponentSchema& schema();
     OptaneMemory(const Params& p, Simulator& sim, const BackendContext& ctx);
 
     bool recv_request(MemRequest* r, ResponsePort& port) override;
-    ResponsePort& port(uint32_t i) override { return ports_.port(i); }
-    uint32_t num_ports() const override { return ports_.size(); }
-    uint64_t in_flight() const override { return traffic_.in_flight(); }
     uint64_t medium_bytes_read() const override;
     uint64_t medium_bytes_written() const override;
-    uint64_t capacity_bytes() const override { return capacity_; }
 
     // Analytical read bound: per DIMM the lesser of the bus peak and
     // partitions x media line / tRCD, times the DIMMs (bytes/s).
@@ -50,18 +43,11 @@ private:
     uint64_t sector_mask(const MemRequest& r) const;
     DramTxn media_txn(uint64_t addr) const;
     void txn_done(DramChannel& ch, const DramTxn& t) override;
-    void room_freed(DramChannel& ch) override { ports_.room_freed(ch.index()); }
     bool may_issue(DramChannel& ch, const DramTxn& t) override;
     void issued(DramChannel& ch, const DramTxn& t) override;
 
-    std::string name_;
-    ClockDomain clock_;
-    AddressMapping mapping_;
-    uint64_t capacity_;
     uint64_t line_;
     double peak_read_ = 0, peak_write_ = 0;
-    BackendPorts ports_;
-    BackendTraffic traffic_;
     std::vector<Dimm> dimms_;
 };
 
