@@ -57,17 +57,23 @@ TEST(FlashTiming, OneProgramIsTransferPlusTProg) {
     EXPECT_EQ(rig.backend->medium_bytes_written(), 4096u);
 }
 
+// Reads page 0 of each of the eight planes of channel 1's first die at t = 0 and runs
+// the simulation; the completion time of each.
+std::vector<Tick> read_one_page_per_plane(Rig& rig) {
+    std::vector<Tick> done(8, 0);
+    for (uint32_t p = 0; p < 8; ++p)
+        rig.zng().submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
+    rig.sim.run();
+    return done;
+}
+
 // Eight reads, one per plane of a die, with ONE I/O port: the commands leave the
 // controller one cycle apart (command i arrives at cycle 7 + i), the eight senses
 // overlap (multi-plane), and the port then moves one page after another (519 cycles
 // each), so read i completes at tR + (7 + (i + 1) x 519 + 515) cycles.
 TEST(FlashTiming, PlanesOfADieOverlapWhileThePortSerialises) {
     Rig rig(small_platform("", kMesh1x2, /*io_ports=*/1));
-    auto& be = rig.zng();
-    std::vector<Tick> done(8, 0);
-    for (uint32_t p = 0; p < 8; ++p)
-        be.submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
-    rig.sim.run();
+    const std::vector<Tick> done = read_one_page_per_plane(rig);
     for (uint32_t i = 0; i < 8; ++i)
         EXPECT_EQ(done[i], 3 * kMicrosecond + (7 + (i + 1) * 519 + 515) * kCycle) << "plane " << i;
     // All eight in 8.84 us: far less than eight serial senses (24 us).
@@ -78,11 +84,7 @@ TEST(FlashTiming, PlanesOfADieOverlapWhileThePortSerialises) {
 // (i + 1) x tR + (7 + 519 + 515) cycles (the port is idle long before the next sense ends).
 TEST(FlashTiming, WithoutMultiPlaneTheDieSerialisesSenses) {
     Rig rig(small_platform("  multi_plane: false\n", kMesh1x2, /*io_ports=*/1));
-    auto& be = rig.zng();
-    std::vector<Tick> done(8, 0);
-    for (uint32_t p = 0; p < 8; ++p)
-        be.submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
-    rig.sim.run();
+    const std::vector<Tick> done = read_one_page_per_plane(rig);
     for (uint32_t i = 0; i < 8; ++i)
         EXPECT_EQ(done[i], (i + 1) * 3 * kMicrosecond + (7 + 519 + 515) * kCycle) << "plane " << i;
 }

@@ -80,6 +80,16 @@ TEST(RegisterGrouping, GroupedRegistersAbsorbWritesOfOneBusyPlane) {
     }
 }
 
+// Each register interconnect and the cycles it adds to move a page between planes
+// (derived in the comment below).
+struct InterconnectCase {
+    std::string ic;
+    Cycle extra;
+};
+std::vector<InterconnectCase> interconnect_cases() {
+    return {{"{type: fcnet}", 0}, {kNif, 512}, {"{type: swnet}", 519 + 515 + 515 + 519}};
+}
+
 // A read of a third page of plane 0 once plane 0's two registers hold (clean) pages:
 // the free register the package offers first is plane 1's, so the sensed page crosses
 // to it. Local latency (flash_timing_test): tR + (4 decode + 3 command + 519 port +
@@ -89,11 +99,7 @@ TEST(RegisterGrouping, GroupedRegistersAbsorbWritesOfOneBusyPlane) {
 //   swnet  out through an I/O port (7 + 512), to the controller over the mesh
 //          (2 + 513 flits), back (515) and in through a port (519) = 2068 cycles.
 TEST(RegisterInterconnect, SensedPageReachesARemoteRegister) {
-    struct Case {
-        std::string ic;
-        Cycle extra;
-    };
-    for (const Case& c : {Case{"{type: fcnet}", 0}, Case{kNif, 512}, Case{"{type: swnet}", 519 + 515 + 515 + 519}}) {
+    for (const InterconnectCase& c : interconnect_cases()) {
         SCOPED_TRACE(c.ic);
         Rig rig(small_platform(grouped(c.ic), kMesh1x2));
         Requester req(rig);
@@ -122,11 +128,7 @@ TEST(RegisterInterconnect, SensedPageReachesARemoteRegister) {
 //   tPROG, during which (cache program) the write's 23 port cycles and 3-cycle
 //   acknowledgement run.
 TEST(RegisterInterconnect, RemoteDirtyPageMovesHomeBeforeItsProgram) {
-    struct Case {
-        std::string ic;
-        Cycle extra;
-    };
-    for (const Case& c : {Case{"{type: fcnet}", 0}, Case{kNif, 512}, Case{"{type: swnet}", 519 + 515 + 515 + 519}}) {
+    for (const InterconnectCase& c : interconnect_cases()) {
         SCOPED_TRACE(c.ic);
         Rig rig(small_platform(grouped(c.ic), kMesh1x2));
         Requester req(rig);
