@@ -235,12 +235,7 @@ void L1DataCache::recv_retry(RequestPort&) { try_send(); }
 
 void L1DataCache::writeback(uint64_t line, uint16_t app) {
     MemRequest* w = sim().requests().get();
-    w->app = app;
-    w->paddr = line << line_shift_;
-    w->vaddr = w->paddr;  // a victim's virtual address is not kept; the L2 uses paddr
-    w->size = cfg_.line;
-    w->sector_mask = full_sector_mask(cfg_.line);
-    w->op = MemOp::Writeback;
+    fill_line_writeback(*w, line << line_shift_, cfg_.line, app);
     w->context = this;
     w->tag = kWriteback;
     ++writebacks_;

@@ -453,12 +453,7 @@ L2Bank::Flushed L2Bank::flush_app(uint16_t app) {
 
 void L2Bank::writeback(const TagLine& victim) {
     MemRequest* w = sim().requests().get();
-    w->app = victim.app;
-    w->paddr = victim.tag << line_shift_;
-    w->vaddr = w->paddr;  // a victim's virtual address is not kept
-    w->size = cfg_.line;
-    w->sector_mask = full_sector_mask(cfg_.line);
-    w->op = MemOp::Writeback;
+    fill_line_writeback(*w, victim.tag << line_shift_, cfg_.line, victim.app);
     w->context = this;
     w->tag = kWriteback;
     ++writebacks_;

@@ -12,6 +12,10 @@
 
 namespace zng::flash::testing {
 
+// Every clock of small_platform runs at 800 MHz: hand-computed times are whole cycles
+// of 1250 ps plus tR / tPROG.
+constexpr Tick kCycle = 1250;
+
 struct Rig {
     Simulator sim;
     ConfigNode root;

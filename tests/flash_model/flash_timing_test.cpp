@@ -8,12 +8,8 @@
 namespace zng::flash {
 namespace {
 
-using testing::kMesh1x2;
-using testing::Requester;
-using testing::Rig;
-using testing::small_platform;
+using namespace testing;
 
-constexpr Tick kCycle = 1250;
 
 // Channel 1's package sits one mesh hop from its controller (1 x 2 mesh, controllers on
 // the west router). Path of a 4 KiB read issued at t = 0:

@@ -9,12 +9,8 @@
 namespace zng::flash {
 namespace {
 
-using testing::kMesh1x2;
-using testing::Requester;
-using testing::Rig;
-using testing::small_platform;
+using namespace testing;
 
-constexpr Tick kCycle = 1250;
 
 std::string grouped(const std::string& interconnect, bool sense = false) {
     return std::string("  register_grouping: package\n  dirty_watermark: 1\n  write_miss_sense: ") +

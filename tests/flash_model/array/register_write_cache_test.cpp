@@ -10,12 +10,8 @@
 namespace zng::flash {
 namespace {
 
-using testing::kMesh1x2;
-using testing::Requester;
-using testing::Rig;
-using testing::small_platform;
+using namespace testing;
 
-constexpr Tick kCycle = 1250;
 // ZnG's setting (configs/fragments/znand.yaml): at most half of a plane's 2 registers dirty.
 const char* kWriteCache = "  dirty_watermark: 0.5\n";
 

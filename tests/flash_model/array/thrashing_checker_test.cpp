@@ -11,10 +11,7 @@
 namespace zng::flash {
 namespace {
 
-using testing::kMesh1x2;
-using testing::Requester;
-using testing::Rig;
-using testing::small_platform;
+using namespace testing;
 using Change = ThrashingChecker::Change;
 
 ThrashingCheckerConfig rule(uint32_t history, uint32_t window, double on, double off) {

@@ -8,13 +8,7 @@
 namespace zng::flash {
 namespace {
 
-using testing::kMesh1x2;
-using testing::Probe;
-using testing::Requester;
-using testing::Rig;
-using testing::small_platform;
-
-constexpr Tick kCycle = 1250;
+using namespace testing;
 
 double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
 
