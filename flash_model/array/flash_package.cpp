@@ -572,6 +572,9 @@ void FlashPackage::port_done(uint32_t id) {
 uint32_t FlashPackage::first_part(uint32_t id) const {
     const FlashTxn& t = sh_.txns[id];
     if (t.kind != TxnKind::DemandRead || !t.req || t.req->first_bytes == 0 || t.req->first_bytes >= t.bytes) return 0;
+    // A page moving between registers through the controller (SWnet) crosses the port
+    // twice before it is read out: the waited-for part leaves once, with the read-out.
+    if (t.migrate_phase != 0) return 0;
     return t.req->first_bytes;
 }
 

@@ -114,6 +114,30 @@ TEST(RegisterInterconnect, SensedPageReachesARemoteRegister) {
     }
 }
 
+// Critical word first across a SWnet move: the third read of the case above, a 4 KiB
+// unit that waits for its 128 B at offset 1024, sends that part once, when the moved page
+// is read out of plane 1's register: tR + 2068 move cycles + the 49 cycles of
+// CriticalWordFirst.TheWaitedForLineLeavesAheadOfTheUnit (4 + 3 command, 7 + 16 port,
+// 16 + 1 + 2 network); the rest ends at tR + 2068 + 1029. (The move's own two port
+// crossings carry the page, not the answer.)
+TEST(RegisterInterconnect, ASwnetMoveAnswersTheWaitedForPartOnce) {
+    Rig rig(small_platform(grouped("{type: swnet}"), kMesh1x2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 0}), 4096, MemOp::Read);
+    step(rig, req, g.encode(FlashAddress{1, 0, 0, 0, 1, 1}), 4096, MemOp::Read);
+    const Tick start = rig.sim.now();
+    const uint64_t page = g.encode(FlashAddress{1, 0, 0, 0, 1, 2});
+    req.issue(page, 4096, MemOp::Read, 1024, 128);
+    rig.sim.run();
+    EXPECT_EQ(stat(rig, "migrations"), 1.0);
+    ASSERT_EQ(req.first_at.size(), 3u);  // by issue order: the two reads before sent none
+    EXPECT_EQ(req.first_at[2] - start, 3 * kMicrosecond + (2068 + 49) * kCycle);
+    EXPECT_EQ(stat(rig, "controller1.first_parts"), 1.0);
+    EXPECT_EQ(req.first_piece_addr, page + 1024);
+    EXPECT_EQ(req.done_at.back() - start, 3 * kMicrosecond + (2068 + 1029) * kCycle);
+}
+
 // A dirty page of plane 0 held in plane 1's register is evicted: it must reach plane 0
 // before tPROG. 16 writes of plane-0 pages fill the package (registers 0, 1 local, 2..15
 // remote); rewriting the first two makes register 2 the least recently used, so the
