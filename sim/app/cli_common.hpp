@@ -30,12 +30,12 @@ void require_input(const std::string& path, const std::string& option);
 // The file can be created: its directory exists and is writable.
 void require_output_file(const std::string& path, const std::string& option);
 
-// Registers every component implementation of every library (explicit, since static
-// libraries drop self-registering objects).
 // Text for one cell of a markdown table: a bar (a choice list "a | b", a description
 // naming alternatives) would end the cell, so it is escaped.
 std::string markdown_cell(const std::string& text);
 
+// Registers every component implementation of every library (explicit, since static
+// libraries drop self-registering objects).
 void register_all_components();
 
 int cmd_run(int argc, char** argv);

@@ -54,8 +54,7 @@ int cmd_stats(int argc, char** argv) {
     std::cout << fmt::format("{:<{}}  {:<9}  {:<12}  {}\n", "name", width, "kind", "unit", "description");
     for (const auto& [name, meta] : stats.items())
         std::cout << fmt::format("{:<{}}  {:<9}  {:<12}  {}\n", name, width, meta["kind"].get<std::string>(),
-                                 meta["unit"].get<std::string>(),
-                                     markdown_cell(meta["description"].get<std::string>()));
+                                 meta["unit"].get<std::string>(), meta["description"].get<std::string>());
     return kExitOk;
 }
 
