@@ -68,6 +68,7 @@ bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
         return false;
     }
     r->mark(Stage::L2Arrive, now());
+    tags_.prefetch(set_of(r->paddr));  // looked up when it reaches the head of input_
     input_.push_back(r);
     wake_at(now());
     return true;
@@ -534,6 +535,7 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         sim().requests().put(r);
         return;
     }
+    tags_.prefetch(set_of(r->paddr));  // installed when it reaches the head of fills_
     fills_.push_back(r);
     wake_at(now());
 }

@@ -1,5 +1,6 @@
 // Parameters of the L2 (the `gpu.l2` section) and its bank interleaving.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <string>
 
@@ -40,15 +41,30 @@ struct L2Config {
 class L2AddressMap {
 public:
     L2AddressMap(uint32_t banks, uint64_t interleave, uint32_t line)
-        : banks_(banks), interleave_(interleave), lines_per_chunk_(interleave / line), line_(line) {}
-    uint32_t bank(uint64_t paddr) const { return static_cast<uint32_t>((paddr / interleave_) % banks_); }
+        : banks_(banks),
+          interleave_(interleave),
+          lines_per_chunk_(interleave / line),
+          interleave_shift_(std::has_single_bit(interleave) ? std::countr_zero(interleave) : -1),
+          line_shift_(std::countr_zero(uint64_t{line})) {}
+    uint32_t bank(uint64_t paddr) const { return static_cast<uint32_t>(chunk_of(paddr) % banks_); }
     uint64_t local_line(uint64_t paddr) const {
-        uint64_t chunk = paddr / interleave_;
-        return (chunk / banks_) * lines_per_chunk_ + (paddr % interleave_) / line_;
+        return (chunk_of(paddr) / banks_) * lines_per_chunk_ + (offset_in_chunk(paddr) >> line_shift_);
     }
 
 private:
-    uint64_t banks_, interleave_, lines_per_chunk_, line_;
+    // Every crossbar hop and L2 lookup maps an address: shifts and masks where the
+    // interleave is a power of two (the usual case; a 64-bit division costs tens of host
+    // cycles), the division otherwise. The line size is a power of two (L2Config::from).
+    uint64_t chunk_of(uint64_t paddr) const {
+        return interleave_shift_ >= 0 ? paddr >> interleave_shift_ : paddr / interleave_;
+    }
+    uint64_t offset_in_chunk(uint64_t paddr) const {
+        return interleave_shift_ >= 0 ? paddr & (interleave_ - 1) : paddr % interleave_;
+    }
+
+    uint64_t banks_, interleave_, lines_per_chunk_;
+    int interleave_shift_;  // log2(interleave), or -1 when it is not a power of two
+    int line_shift_;
 };
 
 }  // namespace zng::gpu

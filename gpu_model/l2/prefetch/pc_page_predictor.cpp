@@ -19,6 +19,7 @@ PcPagePredictor::PcPagePredictor(const PcPagePredictorConfig& cfg) : cfg_(cfg) {
                                     " can never be exceeded by a " + std::to_string(cfg.counter_bits) +
                                     "-bit counter (max " + std::to_string(counter_max_) + ")");
     page_shift_ = static_cast<uint32_t>(std::countr_zero(cfg.page_bytes));
+    entries_mask_ = cfg.entries > 1 && std::has_single_bit(cfg.entries) ? cfg.entries - 1 : 0;
     table_.resize(cfg.entries);
 }
 
@@ -26,7 +27,9 @@ uint32_t PcPagePredictor::index_of(uint64_t pc) const {
     // Fibonacci hashing: PCs of neighbouring instructions differ in low bits only (and
     // are multiples of the instruction size), so a plain modulo would crowd entries.
     uint64_t h = pc * 0x9e3779b97f4a7c15ull;
-    return static_cast<uint32_t>((h >> 32) % cfg_.entries);
+    // A mask for a power-of-two table (IV-B's 512 entries): every L2 read asks, and a
+    // 64-bit division costs tens of host cycles.
+    return static_cast<uint32_t>(entries_mask_ ? (h >> 32) & entries_mask_ : (h >> 32) % cfg_.entries);
 }
 
 void PcPagePredictor::observe(uint64_t pc, uint32_t warp, uint64_t addr) {

@@ -57,6 +57,7 @@ private:
     PcPagePredictorConfig cfg_;
     uint32_t counter_max_;
     uint32_t page_shift_;
+    uint32_t entries_mask_;  // entries - 1 when a power of two above 1, else 0 (use %)
     std::vector<Entry> table_;
     uint64_t replacements_ = 0;
 };
