@@ -26,24 +26,27 @@ TagArray::TagArray(uint32_t sets, uint32_t ways)
 }
 
 uint32_t TagArray::victim(uint32_t set, uint64_t allowed) const {
-    const uint64_t* k = keys(set);
+    // The first smallest stamp: the lowest invalid way if any (stamp 0), else the least
+    // recently used (valid stamps are distinct).
     const uint64_t* stamp = stamps(set);
     if ((allowed & all_ways_) == all_ways_) {
-        // Every way allowed (all but pinning L2 sets): the first invalid way, else the
-        // oldest stamp (the first of equal ones, as below).
+        // Every way allowed (all but pinning L2 sets): no per-way mask test.
         uint32_t best = 0;
-        for (uint32_t w = 0; w < ways_; ++w) {
-            if (k[w] == kNoKey) return w;
-            if (stamp[w] < stamp[best]) best = w;
-        }
+        uint64_t oldest = stamp[0];
+        for (uint32_t w = 1; w < ways_; ++w)
+            if (stamp[w] < oldest) {
+                oldest = stamp[w];
+                best = w;
+            }
         return best;
     }
     uint32_t best = ways_;
-    for (uint32_t w = 0; w < ways_; ++w) {
-        if (!(allowed >> w & 1ull)) continue;
-        if (k[w] == kNoKey) return w;
-        if (best == ways_ || stamp[w] < stamp[best]) best = w;
-    }
+    uint64_t oldest = ~uint64_t{0};
+    for (uint32_t w = 0; w < ways_; ++w)
+        if ((allowed >> w & 1ull) && (best == ways_ || stamp[w] < oldest)) {
+            oldest = stamp[w];
+            best = w;
+        }
     if (best == ways_) throw SimError("tag array: no way allowed for replacement");
     return best;
 }

@@ -4,7 +4,9 @@
 // prefetch/accessed bits of ZnG's read optimisation (set on a prefetch fill, set on
 // first demand use, read when the line is evicted).
 // LRU is a per-line timestamp from a per-array counter: exact, and a lookup touches
-// only the ways of one set.
+// only the ways of one set. An invalid way's stamp is 0, below every valid line's, so
+// the replacement choice (an invalid way first, else the least recently used) is one
+// search for the first smallest stamp.
 //
 // Layout: a lookup walks the tags of one set, and a replacement its LRU stamps, many
 // times per simulated access, so those live apart from the line state: per set, the
@@ -79,6 +81,7 @@ public:
     TagLine& install(uint32_t set, uint32_t way, uint64_t tag);
     void invalidate(uint32_t set, uint32_t way) {
         keys(set)[way] = kNoKey;
+        stamps(set)[way] = kInvalidStamp;
         at(set, way).valid = false;
     }
     // Ways (bit w = way w) of `set` holding valid pinned lines.
@@ -97,6 +100,7 @@ private:
         void operator()(uint64_t* p) const { ::operator delete[](p, std::align_val_t{kHostLine}); }
     };
     static constexpr size_t kHostLine = 64;  // bytes
+    static constexpr uint64_t kInvalidStamp = 0;  // valid lines are stamped from 1 on
     static constexpr size_t stride_words(uint32_t ways) {
         constexpr size_t words_per_host_line = kHostLine / sizeof(uint64_t);
         return (2 * size_t{ways} + words_per_host_line - 1) / words_per_host_line * words_per_host_line;

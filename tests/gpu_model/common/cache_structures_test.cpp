@@ -77,6 +77,28 @@ TEST(TagArray, InvalidatedWayIsMissedAndRefilledFirst) {
     EXPECT_EQ(t.victim(1), 0u);
 }
 
+TEST(TagArray, LowestInvalidWayWinsWhateverItsLastUse) {
+    // 1 set x 4 ways, tags 10..13 installed in ways 0..3 (stamps 1..4), then way 3 and
+    // way 1 touched (stamps 5, 6): LRU order 0, 2, 3, 1.
+    TagArray t(1, 4);
+    for (uint64_t tag = 10; tag < 14; ++tag) t.install(0, t.victim(0), tag);
+    t.touch(0, 3);
+    t.touch(0, 1);
+    EXPECT_EQ(t.victim(0), 0u);
+    // The two most recently used ways become invalid: the lower one, way 1, is taken
+    // before the LRU way 0 and before the other invalid way 3.
+    t.invalidate(0, 3);
+    t.invalidate(0, 1);
+    EXPECT_EQ(t.victim(0), 1u);
+    // Ways 0 and 2 allowed, both valid: the older, way 0 (stamp 1 against 3).
+    EXPECT_EQ(t.victim(0, 0b0101), 0u);
+    // Ways 2 and 3 allowed: the invalid way 3 before the valid way 2.
+    EXPECT_EQ(t.victim(0, 0b1100), 3u);
+    // Way 1 refilled (stamp 7): the lowest invalid way is now 3.
+    t.install(0, 1, 20);
+    EXPECT_EQ(t.victim(0), 3u);
+}
+
 TEST(MshrTable, MergesUpToTheLimitAndReleases) {
     MshrTable m(2, 3);
     MemRequest a, b, c, d;
