@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/hash_map.hpp"
 #include "sim/mem/mem_request.hpp"
 
 namespace zng::gpu {
@@ -27,8 +26,11 @@ public:
     // Entry tracking `key`, or kNone. Every L1 and L2 access asks, so it is a hash
     // lookup rather than a scan of the valid entries.
     int find(uint64_t key) const {
-        const uint32_t* e = index_.get(key);
-        return e ? static_cast<int>(*e) : kNone;
+        for (uint64_t i = home(key);; i = (i + 1) & slot_mask_) {
+            const uint32_t s = slots_of_index_[i];
+            if (s == kEmptySlot) return kNone;
+            if (entries_[s].key == key) return static_cast<int>(s);
+        }
     }
     // Takes a free entry for `key` (caller checked !full()).
     int allocate(uint64_t key, uint32_t flags = 0);
@@ -47,13 +49,26 @@ private:
         uint64_t key = 0;
         uint32_t waiters = 0;
         uint32_t flags = 0;
+        uint32_t index_slot = 0;  // where the index holds this entry (valid entries)
         bool valid = false;
     };
+    // The index: open addressing with linear probing over entry numbers, at most half
+    // full. Each entry knows its index slot, so a release (every fill) starts its
+    // backward-shift deletion there instead of hashing and probing for the key again.
+    static constexpr uint32_t kEmptySlot = ~0u;
+    static uint64_t index_slots(uint32_t entries);
+    // Fibonacci hashing: lines that differ only in high or low bits still spread.
+    uint64_t home(uint64_t key) const { return (key * 0x9e3779b97f4a7c15ull) >> index_shift_; }
+    void index_insert(uint32_t e);
+    void index_erase(uint32_t e);
+
     uint32_t max_merge_;
     uint32_t in_use_ = 0;
     std::vector<Entry> entries_;
     std::vector<MemRequest*> slots_;   // entries x max_merge
-    FixedHashMap<uint32_t> index_;     // key -> entry, valid entries only
+    std::vector<uint32_t> slots_of_index_;  // entry number, or kEmptySlot
+    uint64_t slot_mask_;
+    uint32_t index_shift_;
     std::vector<uint32_t> free_;
 };
 
