@@ -12,6 +12,9 @@
 // of the run, is judged on what has happened so far by the same rules (a prefetch whose
 // lines are still in the L2 counts the uses seen until then). A line belongs to the
 // newest decision whose window covers it.
+// Which decision a line belongs to is kept per block of B aligned lines (B: the largest
+// window, rounded up to a power of two), so a decision enters and leaves its window
+// with one or two map look-ups and a pass over a small array, not one per line.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -55,10 +58,22 @@ private:
     static bool verdict(const Decision& d);
     Decision* find(uint64_t line, uint64_t* bit, uint32_t* slot = nullptr);
     void judge(uint32_t slot);
+    // Owner slots of the block's lines (kNoSlot: none), the block's first line at
+    // [0]; null when no line of the block has an owner. create: a block is made.
+    uint32_t* block_owners(uint64_t block, bool create);
+    // Gives `slot` every line of [first, first + lines) (owner = slot), or takes back
+    // from it those it still owns (owner = kNoSlot, only where the owner is `slot`).
+    void set_owner(uint64_t first, uint32_t lines, uint32_t slot, bool take_back);
 
+    static constexpr uint32_t kNoSlot = ~0u;
     std::vector<Decision> table_;
     uint32_t next_ = 0;                // FIFO: the oldest slot, taken next
-    FixedHashMap<uint32_t> by_line_;   // window line -> slot of the newest decision covering it
+    uint32_t max_window_lines_;
+    uint32_t block_shift_;             // log2(B)
+    FixedHashMap<uint32_t> blocks_;    // block number -> its place in owners_
+    std::vector<uint32_t> owners_;     // per place: B owner slots
+    std::vector<uint32_t> owned_;      // per place: lines with an owner
+    std::vector<uint32_t> free_places_;
     uint64_t decisions_ = 0, judged_ = 0, correct_ = 0;
 };
 

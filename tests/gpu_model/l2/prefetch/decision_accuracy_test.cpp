@@ -53,6 +53,25 @@ TEST(DecisionAccuracy, NoPrefetchIsCorrectWhenFewerThanHalfTheOtherLinesAreDeman
     EXPECT_EQ(a.correct(), 1u);
 }
 
+// Windows that are not aligned to 4 lines: 2..5 spans lines kept in two blocks of 4.
+TEST(DecisionAccuracy, AWindowAcrossTwoBlocksAndANewerWindowOverIt) {
+    DecisionAccuracy a(4, 4);
+    a.decide(false, 2, 4, 2);  // decision A: no prefetch on 2..5, the miss of 2
+    a.demanded(4, false);      // A: other lines demanded {4}
+    a.decide(false, 4, 4, 4);  // decision B on 4..7 (the miss of 4): 4 and 5 are B's now
+    a.demanded(5, false);      // B: {5}
+    a.evicted(2, false);       // A's missed line leaves: A judged, 2 x 1 < 3: correct
+    EXPECT_EQ(a.judged(), 1u);
+    EXPECT_EQ(a.correct(), 1u);
+    a.demanded(3, false);      // no decision holds 3 any more
+    a.demanded(6, false);      // B: {5, 6}
+    a.evicted(4, false);       // B's missed line, still B's after A was judged: 2 x 2 >= 3: wrong
+    EXPECT_EQ(a.judged(), 2u);
+    EXPECT_EQ(a.correct(), 1u);
+    EXPECT_DOUBLE_EQ(a.accuracy(), 0.5);  // 1 correct of 2 decisions
+    EXPECT_THROW(a.decide(false, 0, 5, 0), std::invalid_argument);  // wider than 4 lines
+}
+
 TEST(DecisionAccuracy, WaitingAndPushedOutDecisionsAreJudgedOnWhatHappenedSoFar) {
     DecisionAccuracy a(2, 4);  // two decisions wait at most
     a.decide(false, 0, 4, 0);  // nothing demanded yet: correct so far
