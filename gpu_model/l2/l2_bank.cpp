@@ -68,8 +68,9 @@ bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
         return false;
     }
     r->mark(Stage::L2Arrive, now());
-    tags_.prefetch(set_of(r->paddr));  // looked up when it reaches the head of input_
-    input_.push_back(r);
+    const uint32_t set = set_of(r->paddr);
+    tags_.prefetch(set);  // looked up when it reaches the head of input_
+    input_.push_back({r, set});
     wake_at(now());
     return true;
 }
@@ -105,9 +106,9 @@ void L2Bank::array_rmw() {
 
 bool L2Bank::install_next_fill() {
     if (!fills_.empty()) {
-        MemRequest* f = fills_.front();
+        const Queued f = fills_.front();
         fills_.pop_front();
-        fill(f);
+        fill(f.r, f.set);
         return true;
     }
     if (!unit_fills_.empty()) {
@@ -120,7 +121,7 @@ bool L2Bank::install_next_fill() {
 }
 
 void L2Bank::serve_next_input() {
-    if (serve(input_.front())) {
+    if (serve(input_.front().r, input_.front().set)) {
         input_.pop_front();
         if (refused_) {
             refused_ = false;
@@ -138,7 +139,7 @@ void L2Bank::tick_read_write() {
     // that writes the array (store, atomic) also needs the write port.
     if (now() >= write_free_) install_next_fill();
     if (now() >= busy_until_ && !input_.empty() && !stalled_ &&
-        (input_.front()->op == MemOp::Read || now() >= write_free_))
+        (input_.front().r->op == MemOp::Read || now() >= write_free_))
         serve_next_input();
     if (work_left()) sim().schedule(tick_ev_, edge_.edge_after(now(), 1));
 }
@@ -158,9 +159,8 @@ void L2Bank::tick() {
 
 // ---- lookups ------------------------------------------------------------------------
 
-bool L2Bank::serve(MemRequest* r) {
+bool L2Bank::serve(MemRequest* r, uint32_t set) {
     const uint64_t line = r->paddr >> line_shift_;
-    const uint32_t set = set_of(r->paddr);
     const int way = tags_.find(set, line);
     TagLine* l = way == TagArray::kMiss ? nullptr : &tags_.at(set, static_cast<uint32_t>(way));
     switch (r->op) {
@@ -409,11 +409,10 @@ TagLine& L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) 
     return l;
 }
 
-void L2Bank::fill(MemRequest* f) {
+void L2Bank::fill(MemRequest* f, uint32_t set) {
     const int e = static_cast<int>(f->tag >> 2);
     const uint64_t line = mshr_.key(e);
     const bool prefetched = (mshr_.flags(e) & kPrefetchEntry) != 0;
-    const uint32_t set = set_of(f->paddr);
     const int way = tags_.find(set, line);
     TagLine& l = way == TagArray::kMiss ? allocate(set, line, *f) : tags_.at(set, static_cast<uint32_t>(way));
     l.prefetched = prefetched;
@@ -535,8 +534,9 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         sim().requests().put(r);
         return;
     }
-    tags_.prefetch(set_of(r->paddr));  // installed when it reaches the head of fills_
-    fills_.push_back(r);
+    const uint32_t set = set_of(r->paddr);
+    tags_.prefetch(set);  // installed when it reaches the head of fills_
+    fills_.push_back({r, set});
     wake_at(now());
 }
 

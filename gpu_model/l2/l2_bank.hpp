@@ -82,15 +82,21 @@ private:
         uint32_t unit = 0;
         uint64_t line = 0;
     };
+    // A request or fill waiting for the array, with its set: found once at arrival,
+    // where the set's tags are prefetched, not again at each (re)try of the lookup.
+    struct Queued {
+        MemRequest* r = nullptr;
+        uint32_t set = 0;
+    };
     bool own(const MemRequest* r) const { return r->context == this; }
     uint32_t set_of(uint64_t paddr) const { return tags_.set_of(map_.local_line(paddr)); }
 
     void tick();
     void wake_at(Tick t);
-    bool serve(MemRequest* r);
+    bool serve(MemRequest* r, uint32_t set);
     bool miss(MemRequest* r, uint64_t line);
     bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
-    void fill(MemRequest* f);
+    void fill(MemRequest* f, uint32_t set);
     void install_unit_line(const UnitLine& ul);
     void answer(TagLine& l, MemRequest* r);
     TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
@@ -125,8 +131,8 @@ private:
     TagArray tags_;
     MshrTable mshr_;
     uint32_t line_shift_;
-    RingQueue<MemRequest*> input_;
-    RingQueue<MemRequest*> fills_;
+    RingQueue<Queued> input_;
+    RingQueue<Queued> fills_;
     RingQueue<UnitLine> unit_fills_;  // lines of unit fetches waiting for their array write
     MemRequest* last_fetch_ = nullptr;  // the line fetch fetch() made last (for convert_to_unit)
     RingQueue<MemRequest*> mem_reads_;
