@@ -42,16 +42,24 @@ void DecisionAccuracy::set_owner(uint64_t first, uint32_t lines, uint32_t slot, 
             continue;
         }
         const uint32_t place = static_cast<uint32_t>((owner - owners_.data()) >> block_shift_);
-        for (; line < block_end; ++line) {
-            uint32_t& o = owner[line & block_mask];
-            if (take_back) {
-                if (o != slot) continue;
-                o = kNoSlot;
-                --owned_[place];
-            } else {
-                if (o == kNoSlot) ++owned_[place];
-                o = slot;
+        uint32_t* const from = owner + (line & block_mask);
+        uint32_t* const to = from + (block_end - line);
+        line = block_end;
+        // Branch-free passes over the block's part of the window (up to 64 owners).
+        uint32_t changed = 0;
+        if (take_back) {
+            for (uint32_t* o = from; o < to; ++o) {
+                const bool mine = *o == slot;
+                changed += mine;
+                *o = mine ? kNoSlot : *o;
             }
+            owned_[place] -= changed;
+        } else {
+            for (uint32_t* o = from; o < to; ++o) {
+                changed += *o == kNoSlot;
+                *o = slot;
+            }
+            owned_[place] += changed;
         }
         if (owned_[place] == 0) {
             blocks_.erase(block);
