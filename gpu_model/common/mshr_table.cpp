@@ -8,7 +8,7 @@
 
 namespace zng::gpu {
 
-uint64_t MshrTable::index_slots(uint32_t entries) { return std::bit_ceil(std::max<uint64_t>(uint64_t{entries} * 2, 8)); }
+uint64_t MshrTable::index_slots(uint32_t entries) { return std::bit_ceil(std::max<uint64_t>(uint64_t{entries} * 4, 16)); }
 
 MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge) {
     if (entries == 0 || max_merge == 0)

@@ -52,8 +52,8 @@ private:
         uint32_t index_slot = 0;  // where the index holds this entry (valid entries)
         bool valid = false;
     };
-    // The index: open addressing with linear probing over entry numbers, at most half
-    // full. Each entry knows its index slot, so a release (every fill) starts its
+    // The index: open addressing with linear probing over entry numbers, at most a
+    // quarter full (short probe runs: a release walks to the end of its run). Each entry knows its index slot, so a release (every fill) starts its
     // backward-shift deletion there instead of hashing and probing for the key again.
     static constexpr uint32_t kEmptySlot = ~0u;
     static uint64_t index_slots(uint32_t entries);

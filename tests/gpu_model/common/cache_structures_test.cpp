@@ -100,34 +100,34 @@ TEST(TagArray, LowestInvalidWayWinsWhateverItsLastUse) {
 }
 
 TEST(MshrTable, ReleaseInsideAProbeRunKeepsTheRestFound) {
-    // 4 entries: an index of 8 slots, home = top 3 bits of key x 0x9e3779b97f4a7c15.
-    // Homes worked out by hand: keys 1, 9, 17 -> 4; key 6 -> 5; keys 8, 16 -> 7.
+    // 4 entries: an index of 16 slots, home = top 4 bits of key x 0x9e3779b97f4a7c15.
+    // Homes worked out by hand: keys 9, 17, 30 -> 8; key 1 -> 9; keys 8, 21 -> 15.
     MshrTable m(4, 1);
-    const int e1 = m.allocate(1);    // slot 4
-    const int e9 = m.allocate(9);    // slot 5
-    const int e17 = m.allocate(17);  // slot 6
-    const int e6 = m.allocate(6);    // home 5, slot 7
-    // Releasing 9 empties slot 5: 17 (home 4) and then 6 (home 5) shift back one slot.
+    const int e9 = m.allocate(9);    // slot 8
+    const int e17 = m.allocate(17);  // slot 9
+    const int e30 = m.allocate(30);  // slot 10
+    const int e1 = m.allocate(1);    // home 9, slot 11
+    // Releasing 17 empties slot 9: 30 (home 8) and then 1 (home 9) shift back one slot.
+    m.release(e17);
+    EXPECT_EQ(m.find(17), MshrTable::kNone);
+    EXPECT_EQ(m.find(9), e9);
+    EXPECT_EQ(m.find(30), e30);
+    EXPECT_EQ(m.find(1), e1);
+    // Releasing 9 (slot 8): 30 moves to 8, 1 to 9.
     m.release(e9);
     EXPECT_EQ(m.find(9), MshrTable::kNone);
+    EXPECT_EQ(m.find(30), e30);
     EXPECT_EQ(m.find(1), e1);
-    EXPECT_EQ(m.find(17), e17);
-    EXPECT_EQ(m.find(6), e6);
-    // Releasing 1 (slot 4): 17 moves to 4, 6 to 5.
-    m.release(e1);
-    EXPECT_EQ(m.find(1), MshrTable::kNone);
-    EXPECT_EQ(m.find(17), e17);
-    EXPECT_EQ(m.find(6), e6);
-    // A run that wraps: 8 takes slot 7, 16 (home 7) slot 0. Releasing 8 moves 16 back
-    // to slot 7, across the end of the index.
+    // A run that wraps: 8 takes slot 15, 21 (home 15) slot 0. Releasing 8 moves 21 back
+    // to slot 15, across the end of the index.
     const int e8 = m.allocate(8);
-    const int e16 = m.allocate(16);
+    const int e21 = m.allocate(21);
     EXPECT_TRUE(m.full());
     m.release(e8);
     EXPECT_EQ(m.find(8), MshrTable::kNone);
-    EXPECT_EQ(m.find(16), e16);
-    EXPECT_EQ(m.find(17), e17);
-    EXPECT_EQ(m.find(6), e6);
+    EXPECT_EQ(m.find(21), e21);
+    EXPECT_EQ(m.find(30), e30);
+    EXPECT_EQ(m.find(1), e1);
     EXPECT_EQ(m.in_use(), 3u);
 }
 
