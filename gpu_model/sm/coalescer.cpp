@@ -35,22 +35,33 @@ public:
     LineList(LineAccess* out, uint32_t line_shift) : out_(out), line_shift_(line_shift) {}
     uint32_t size() const { return n_; }
 
-    // Adds `sectors` of `line`, merging with the line's entry if it has one.
-    void add(uint64_t line, uint32_t sectors) {
+    // Adds `sectors` of `line`, merging with the line's entry if it has one. Inlined
+    // into the lane loop; the indexed search, for long lists only, stays out of line.
+    [[gnu::always_inline]] void add(uint64_t line, uint32_t sectors) {
         if (n_ > 0 && out_[n_ - 1].line == line) {
             out_[n_ - 1].sectors |= sectors;
             return;
         }
-        if (n_ <= kLinearLines) {
-            for (uint32_t i = 0; i + 1 < n_; ++i)
-                if (out_[i].line == line) {
-                    out_[i].sectors |= sectors;
-                    return;
-                }
-            out_[n_++] = LineAccess{line, sectors};
-            if (n_ > kLinearLines) build_index();
+        if (n_ > kLinearLines) {
+            add_indexed(line, sectors);
             return;
         }
+        for (uint32_t i = 0; i + 1 < n_; ++i)
+            if (out_[i].line == line) {
+                out_[i].sectors |= sectors;
+                return;
+            }
+        out_[n_++] = LineAccess{line, sectors};
+        if (n_ > kLinearLines) build_index();
+    }
+
+private:
+    static constexpr uint32_t kLinearLines = 8;
+    static constexpr uint32_t kSlots = 2 * kMaxLines;
+    uint32_t slot_of(uint64_t line) const {
+        return static_cast<uint32_t>(((line >> line_shift_) * 0x9E3779B97F4A7C15ull) >> 57) & (kSlots - 1);
+    }
+    [[gnu::noinline]] void add_indexed(uint64_t line, uint32_t sectors) {
         uint32_t h = slot_of(line);
         for (; index_[h] != 0; h = (h + 1) & (kSlots - 1)) {
             LineAccess& e = out_[index_[h] - 1];
@@ -62,14 +73,7 @@ public:
         out_[n_++] = LineAccess{line, sectors};
         index_[h] = static_cast<uint8_t>(n_);
     }
-
-private:
-    static constexpr uint32_t kLinearLines = 8;
-    static constexpr uint32_t kSlots = 2 * kMaxLines;
-    uint32_t slot_of(uint64_t line) const {
-        return static_cast<uint32_t>(((line >> line_shift_) * 0x9E3779B97F4A7C15ull) >> 57) & (kSlots - 1);
-    }
-    void build_index() {
+    [[gnu::noinline]] void build_index() {
         std::memset(index_, 0, sizeof index_);
         for (uint32_t i = 0; i < n_; ++i) {
             uint32_t h = slot_of(out_[i].line);
@@ -85,7 +89,7 @@ private:
 };
 
 // One lane's access of size_minus_1 + 1 bytes at `first`.
-inline void Coalescer::add_lane(LineList& lines, uint64_t first, uint64_t size_minus_1) const {
+[[gnu::always_inline]] inline void Coalescer::add_lane(LineList& lines, uint64_t first, uint64_t size_minus_1) const {
     const uint64_t line_mask = ~static_cast<uint64_t>(line_size_ - 1);
     const uint64_t last = first + size_minus_1;  // wraps modulo 2^64 like the hardware's adder
     const uint64_t line_a = first & line_mask;
