@@ -17,7 +17,8 @@
 // schedulings aim at the next edges of the clocks, the latest-but-few end of the list,
 // so a tick is looked up (and a new one inserted) by walking from that end, with a
 // binary search for the rest when the walk is long: this replaced a heap of ticks plus
-// a hash map from tick to bucket, whose upkeep cost more than the walk.
+// a hash map from tick to bucket, whose upkeep cost more than the walk. Before the
+// walk, a small direct-mapped memo of pending ticks answers most lookups.
 #pragma once
 #include <cstddef>
 #include <cstdint>
