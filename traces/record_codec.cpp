@@ -146,7 +146,13 @@ void encode_record(const WarpRecord& r, std::vector<uint8_t>& out) {
     out.insert(out.end(), buf, p);
 }
 
-void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) {
+namespace {
+
+// decode_record, and with kLaneAddresses false check_record: the same checks in the
+// same order (so the same errors), with the lane addresses of a scattered record only
+// walked, not summed and stored (their varint values go unused and are not computed).
+template <bool kLaneAddresses>
+inline void decode(const uint8_t*& p, const uint8_t* end, WarpRecord& r) {
     const uint8_t* q = p;
     if (q >= end) malformed("no bytes left");
     const uint8_t head = *q++;
@@ -199,7 +205,10 @@ void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) {
         // Inactive lanes keep whatever they held: clearing them cost a quarter of the
         // decoding time on divergent traces, and no consumer may read them.
         uint32_t m = r.active_mask;
-        if (m != 0) {
+        if (!kLaneAddresses) {
+            if (m != 0) get_wide_varint(q, end, "lane address");
+            for (m &= m - 1; m != 0; m &= m - 1) get_wide_varint(q, end, "lane address delta");
+        } else if (m != 0) {
             uint64_t prev = get_wide_varint(q, end, "lane address");
             r.addr[std::countr_zero(m)] = prev;
             for (m &= m - 1; m != 0; m &= m - 1) {
@@ -210,6 +219,11 @@ void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) {
     }
     p = q;
 }
+
+}  // namespace
+
+void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) { decode<true>(p, end, r); }
+void check_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r) { decode<false>(p, end, r); }
 
 bool equivalent(const WarpRecord& a, const WarpRecord& b) {
     if (a.kind != b.kind || a.pc != b.pc || a.active_mask != b.active_mask || a.compute != b.compute) return false;

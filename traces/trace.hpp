@@ -156,6 +156,9 @@ void encode_record(const WarpRecord& r, std::vector<uint8_t>& out);
 // only the active lanes of a scattered record are written; the other entries keep
 // what they held (no consumer may read them).
 void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
+// decode_record's checks and errors, for validation passes: every field but the lane
+// addresses of a scattered record is decoded (those are only skipped over).
+void check_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
 // Upper bound of encode_record's output for one record.
 constexpr size_t kMaxEncodedRecordBytes = 1 + 10 + 4 + 5 + 1 + kWarpSize * 10;
 // True when a and b have the same encoding, i.e. agree on every field that matters.

@@ -17,7 +17,7 @@ WarpScan scan_warp(const uint8_t* data, size_t size) {
             throw TraceError(fmt::format("record {} at byte {} of the warp follows its exit record", s.records,
                                          at - data));
         try {
-            decode_record(p, end, r);
+            check_record(p, end, r);
         } catch (const TraceError& e) {
             throw TraceError(fmt::format("record {} at byte {} of the warp: {}", s.records, at - data, e.what()));
         }

@@ -1,6 +1,7 @@
 #include "gpu_model/sm/coalescer.hpp"
 
 #include <bit>
+#include <cstring>
 #include <string>
 
 #include "sim/core/errors.hpp"
@@ -20,56 +21,105 @@ uint32_t Coalescer::bytes(uint32_t sectors) const {
 }
 
 namespace {
-// Adds sectors [lo, hi] of `line` to the list, merging with an existing entry.
-inline void add(LineAccess* out, uint32_t& n, uint64_t line, uint32_t sectors) {
-    if (n > 0 && out[n - 1].line == line) {
-        out[n - 1].sectors |= sectors;
-        return;
-    }
-    for (uint32_t i = 0; i + 1 < n; ++i)
-        if (out[i].line == line) {
-            out[i].sectors |= sectors;
-            return;
-        }
-    out[n++] = LineAccess{line, sectors};
-}
 inline uint32_t sector_range(uint32_t lo, uint32_t hi) {  // bits lo..hi inclusive (hi <= 31)
     return static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
 }
 }  // namespace
 
+// The line list of one instruction, in first-touch order. Most instructions touch a
+// few lines, found by a linear search; a scattered gather (up to 64 lines) would make
+// that search quadratic, so past kLinearLines an open-addressed index of the list
+// takes over (at most 64 entries in 128 slots: probes stay short).
+class Coalescer::LineList {
+public:
+    LineList(LineAccess* out, uint32_t line_shift) : out_(out), line_shift_(line_shift) {}
+    uint32_t size() const { return n_; }
+
+    // Adds `sectors` of `line`, merging with the line's entry if it has one. Inlined
+    // into the lane loop; the indexed search, for long lists only, stays out of line.
+    [[gnu::always_inline]] void add(uint64_t line, uint32_t sectors) {
+        if (n_ > 0 && out_[n_ - 1].line == line) {
+            out_[n_ - 1].sectors |= sectors;
+            return;
+        }
+        if (n_ > kLinearLines) {
+            add_indexed(line, sectors);
+            return;
+        }
+        for (uint32_t i = 0; i + 1 < n_; ++i)
+            if (out_[i].line == line) {
+                out_[i].sectors |= sectors;
+                return;
+            }
+        out_[n_++] = LineAccess{line, sectors};
+        if (n_ > kLinearLines) build_index();
+    }
+
+private:
+    static constexpr uint32_t kLinearLines = 8;
+    static constexpr uint32_t kSlots = 2 * kMaxLines;
+    uint32_t slot_of(uint64_t line) const {
+        return static_cast<uint32_t>(((line >> line_shift_) * 0x9E3779B97F4A7C15ull) >> 57) & (kSlots - 1);
+    }
+    [[gnu::noinline]] void add_indexed(uint64_t line, uint32_t sectors) {
+        uint32_t h = slot_of(line);
+        for (; index_[h] != 0; h = (h + 1) & (kSlots - 1)) {
+            LineAccess& e = out_[index_[h] - 1];
+            if (e.line == line) {
+                e.sectors |= sectors;
+                return;
+            }
+        }
+        out_[n_++] = LineAccess{line, sectors};
+        index_[h] = static_cast<uint8_t>(n_);
+    }
+    [[gnu::noinline]] void build_index() {
+        std::memset(index_, 0, sizeof index_);
+        for (uint32_t i = 0; i < n_; ++i) {
+            uint32_t h = slot_of(out_[i].line);
+            while (index_[h] != 0) h = (h + 1) & (kSlots - 1);
+            index_[h] = static_cast<uint8_t>(i + 1);
+        }
+    }
+
+    LineAccess* out_;
+    uint32_t line_shift_;
+    uint32_t n_ = 0;
+    uint8_t index_[kSlots];  // entry index + 1, 0 = empty; filled only once the index is used
+};
+
 // One lane's access of size_minus_1 + 1 bytes at `first`.
-inline void Coalescer::add_lane(LineAccess* out, uint32_t& n, uint64_t first, uint64_t size_minus_1) const {
+[[gnu::always_inline]] inline void Coalescer::add_lane(LineList& lines, uint64_t first, uint64_t size_minus_1) const {
     const uint64_t line_mask = ~static_cast<uint64_t>(line_size_ - 1);
     const uint64_t last = first + size_minus_1;  // wraps modulo 2^64 like the hardware's adder
     const uint64_t line_a = first & line_mask;
     const uint32_t off_a = static_cast<uint32_t>(first - line_a) >> sector_shift_;
     if (((first ^ last) & line_mask) == 0) {
         const uint32_t off_b = static_cast<uint32_t>(last - line_a) >> sector_shift_;
-        add(out, n, line_a, sector_range(off_a, off_b));
+        lines.add(line_a, sector_range(off_a, off_b));
         return;
     }
     const uint64_t line_b = last & line_mask;
     const uint32_t last_sector = (line_size_ >> sector_shift_) - 1;
-    add(out, n, line_a, sector_range(off_a, last_sector));
+    lines.add(line_a, sector_range(off_a, last_sector));
     const uint32_t off_b = static_cast<uint32_t>(last - line_b) >> sector_shift_;
-    add(out, n, line_b, sector_range(0, off_b));
+    lines.add(line_b, sector_range(0, off_b));
 }
 
 uint32_t Coalescer::coalesce(const trace::WarpRecord& r, LineAccess* out) const {
-    uint32_t n = 0;
+    LineList lines(out, static_cast<uint32_t>(std::countr_zero(line_size_)));
     const uint64_t size_minus_1 = r.access_size ? r.access_size - 1u : 0u;
     // The lane walk is split by address form, so that the per-lane test of the form
     // leaves the loop (a warp instruction has up to 32 lanes).
     if (r.strided) {
         for (uint32_t m = r.active_mask; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
-            add_lane(out, n, r.base + static_cast<uint64_t>(static_cast<int64_t>(lane) * r.stride), size_minus_1);
+            add_lane(lines, r.base + static_cast<uint64_t>(static_cast<int64_t>(lane) * r.stride), size_minus_1);
         }
     } else {
-        for (uint32_t m = r.active_mask; m; m &= m - 1) add_lane(out, n, r.addr[std::countr_zero(m)], size_minus_1);
+        for (uint32_t m = r.active_mask; m; m &= m - 1) add_lane(lines, r.addr[std::countr_zero(m)], size_minus_1);
     }
-    return n;
+    return lines.size();
 }
 
 }  // namespace zng::gpu

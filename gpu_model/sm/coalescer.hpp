@@ -31,7 +31,8 @@ public:
     uint32_t bytes(uint32_t sectors) const;
 
 private:
-    void add_lane(LineAccess* out, uint32_t& n, uint64_t first, uint64_t size_minus_1) const;
+    class LineList;
+    void add_lane(LineList& lines, uint64_t first, uint64_t size_minus_1) const;
 
     uint32_t line_size_, sector_size_;
     uint32_t sector_shift_;

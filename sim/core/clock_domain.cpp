@@ -21,6 +21,7 @@ void ClockDomain::reduce() {
     constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
     max_cycle_fast_ = kMax / ps_per_;             // n * ps_per_ fits
     max_tick_fast_ = kMax / cycles_per_ - 1;      // (t + 1) * cycles_per_ fits
+    max_edge_fast_ = (kMax - (ps_per_ - 1)) / cycles_per_;  // t * cycles_per_ + ps_per_ - 1 fits
     by_ps_per_ = libdivide::divider<uint64_t>(ps_per_);
     by_cycles_per_ = libdivide::divider<uint64_t>(cycles_per_);
 }

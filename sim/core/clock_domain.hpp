@@ -45,11 +45,15 @@ public:
     Cycle exact_tick_to_cycle(Tick t) const {
         return static_cast<Cycle>(((static_cast<unsigned __int128>(t) + 1) * freq_hz_ - 1) / kSecond);
     }
-    // Index of the first edge at or after t: the cycle in progress, or the next one
-    // when t falls between edges.
+    // Index of the first edge at or after t: the smallest n with floor(n p / q) >= t,
+    // i.e. n p / q >= t, so n = ceil(t q / p) for the reduced p/q: one division, where
+    // "the cycle in progress, plus one unless t is its edge" took two conversions.
     Cycle edge_cycle(Tick t) const {
-        const Cycle c = tick_to_cycle(t);
-        return cycle_to_tick(c) == t ? c : c + 1;
+        if (t <= max_edge_fast_) return (t * cycles_per_ + ps_per_ - 1) / by_ps_per_;
+        return exact_edge_cycle(t);
+    }
+    Cycle exact_edge_cycle(Tick t) const {
+        return static_cast<Cycle>((static_cast<unsigned __int128>(t) * freq_hz_ + kSecond - 1) / kSecond);
     }
     // The first edge at or after t.
     Tick next_edge(Tick t) const { return cycle_to_tick(edge_cycle(t)); }
@@ -68,6 +72,7 @@ private:
     uint64_t cycles_per_ = 1;
     uint64_t max_cycle_fast_ = ~0ull / 1000;
     uint64_t max_tick_fast_ = ~0ull;
+    uint64_t max_edge_fast_ = ~0ull - 999;
     libdivide::divider<uint64_t> by_ps_per_{1000};
     libdivide::divider<uint64_t> by_cycles_per_{1};
 };

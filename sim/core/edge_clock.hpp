@@ -11,11 +11,10 @@ public:
     explicit EdgeClock(const ClockDomain& c) : clock_(c) {}
 
     // Index of the first cycle edge at or after t (ClockDomain::edge_cycle).
+    // The memo hit is inlined into the callers; the conversion is not.
     Cycle edge_cycle(Tick t) {
-        if (t != memo_tick_) {
-            memo_cycle_ = clock_.edge_cycle(t);
-            memo_tick_ = t;
-        }
+        if (t != memo_tick_) [[unlikely]]
+            remember(t);
         return memo_cycle_;
     }
     // The edge n cycles after the first edge at or after t (ClockDomain::edge_after).
@@ -24,6 +23,11 @@ public:
     const ClockDomain& domain() const { return clock_; }
 
 private:
+    [[gnu::noinline]] void remember(Tick t) {
+        memo_cycle_ = clock_.edge_cycle(t);
+        memo_tick_ = t;
+    }
+
     const ClockDomain& clock_;
     Tick memo_tick_ = kMaxTick;
     Cycle memo_cycle_ = 0;

@@ -24,7 +24,7 @@ void EventQueue::deschedule(Event& ev) {
 
 uint32_t EventQueue::bucket_for(Tick when) {
     // Schedulings come in runs for one tick (the next edge of a clock): the last
-    // answer is remembered (schedule() asks it before calling here).
+    // answer is remembered, and every answer is memoised (bucket_of asks both first).
     last_tick_ = when;
     // i: where `when` belongs, every tick before i being later than it, every tick from
     // i on earlier or equal.
@@ -42,8 +42,9 @@ uint32_t EventQueue::bucket_for(Tick when) {
         }
         i = lo;
     }
-    if (i < ticks_.size() && t[i].when == when) return last_bucket_ = t[i].bucket;
-    return last_bucket_ = insert_tick(i, when);
+    last_bucket_ = i < ticks_.size() && t[i].when == when ? t[i].bucket : insert_tick(i, when);
+    memo_[memo_slot(when)] = TickMemo{when, last_bucket_};
+    return last_bucket_;
 }
 
 // Out of line, so that finding a pending tick (three in four calls) keeps a small frame.
@@ -68,6 +69,8 @@ void EventQueue::retire_front() {
     b.head = 0;
     free_buckets_.push_back(t.bucket);
     if (t.bucket == last_bucket_) last_bucket_ = kNoBucket;
+    TickMemo& m = memo_[memo_slot(t.when)];
+    if (m.when == t.when) m = TickMemo{};
     ticks_.pop_back();
 }
 

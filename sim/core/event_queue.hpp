@@ -17,7 +17,8 @@
 // schedulings aim at the next edges of the clocks, the latest-but-few end of the list,
 // so a tick is looked up (and a new one inserted) by walking from that end, with a
 // binary search for the rest when the walk is long: this replaced a heap of ticks plus
-// a hash map from tick to bucket, whose upkeep cost more than the walk.
+// a hash map from tick to bucket, whose upkeep cost more than the walk. Before the
+// walk, a small direct-mapped memo of pending ticks answers most lookups.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -45,8 +46,7 @@ public:
         if (ev.scheduled()) --live_;  // the old entry becomes stale and is skipped when reached
         ev.when_ = when;
         ev.seq_ = next_seq_++;
-        const uint32_t b = when == last_tick_ && last_bucket_ != kNoBucket ? last_bucket_ : bucket_for(when);
-        buckets_[b].entries.push_back({ev.seq_, &ev});
+        buckets_[bucket_of(when)].entries.push_back({ev.seq_, &ev});
         ++live_;
     }
     // Schedules ev unless it is already scheduled at or before `when`.
@@ -68,6 +68,9 @@ public:
                 e.ev->seq_ = 0;
                 --live_;
                 ++fired_;
+                // The next event object is usually cold in the host cache: start loading
+                // it (its seq_ and vtable) while this one runs.
+                if (b.head < b.entries.size()) __builtin_prefetch(b.entries[b.head].ev);
                 e.ev->process();  // may append to this bucket: nothing of it is used after
                 return true;
             }
@@ -81,6 +84,7 @@ public:
 private:
     // One scheduling. A moved or cancelled event leaves its entry behind (stale: the
     // event's seq_ no longer matches), skipped when its bucket reaches it.
+    static constexpr uint32_t kNoBucket = UINT32_MAX;
     struct Entry {
         uint64_t seq;
         Event* ev;
@@ -96,6 +100,16 @@ private:
     // Steps walked from the earliest end of the list before a binary search.
     static constexpr size_t kWalk = 8;
     [[noreturn]] void scheduled_in_the_past(const Event& ev, Tick when) const;
+    // The bucket of tick `when`: the last answer, else the memo, else bucket_for.
+    uint32_t bucket_of(Tick when) {
+        if (when == last_tick_ && last_bucket_ != kNoBucket) return last_bucket_;
+        const TickMemo& m = memo_[memo_slot(when)];
+        if (m.when == when && m.bucket != kNoBucket) {
+            last_tick_ = when;
+            return last_bucket_ = m.bucket;
+        }
+        return bucket_for(when);
+    }
     // The bucket of tick `when`, made (and the tick inserted in the list) if new.
     uint32_t bucket_for(Tick when);
     // Inserts tick `when` at list position i with a fresh bucket; returns the bucket.
@@ -103,12 +117,25 @@ private:
     void retire_front();
     void drop_stale();
 
+    // A direct-mapped memo of pending ticks and their buckets. Schedulings alternate
+    // between the next edges of a few clocks, so the tick asked for is usually pending
+    // but not the one asked for last: the memo finds it without walking the list. A
+    // tick's entry is cleared when the tick retires, so a hit is always live.
+    struct TickMemo {
+        Tick when = kMaxTick;
+        uint32_t bucket = kNoBucket;
+    };
+    static constexpr uint32_t kMemoBits = 6;
+    static uint32_t memo_slot(Tick t) {
+        return static_cast<uint32_t>((t * 0x9E3779B97F4A7C15ull) >> (64 - kMemoBits));
+    }
+
     std::vector<TickEntry> ticks_;  // the pending ticks, each once, latest first
     std::vector<Bucket> buckets_;   // pool; a bucket is reused once its tick is done
     std::vector<uint32_t> free_buckets_;
-    static constexpr uint32_t kNoBucket = UINT32_MAX;
     Tick last_tick_ = 0;  // the tick bucket_for last answered, and its bucket
     uint32_t last_bucket_ = kNoBucket;
+    TickMemo memo_[1u << kMemoBits];
     Tick now_ = 0;
     uint64_t next_seq_ = 1;
     uint64_t live_ = 0;

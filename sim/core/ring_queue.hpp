@@ -54,7 +54,9 @@ public:
     void clear() { head_ = size_ = 0; }
 
 private:
-    void grow() {
+    // Out of line: a ring at its working size never grows, and push_back stays small
+    // enough to be inlined into the hot paths.
+    [[gnu::noinline]] void grow() {
         std::vector<T> bigger(buf_.empty() ? 8 : buf_.size() * 2);
         for (size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
         buf_.swap(bigger);

@@ -2,6 +2,9 @@
 // of every shape, and rejection of malformed bytes.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/traces/trace_test_support.hpp"
@@ -212,6 +215,69 @@ TEST(RecordCodec, RandomBytesNeverReadPastTheEnd) {
         }
     }
     EXPECT_GT(decoded, 0) << "some random strings are valid records";
+}
+
+// What decoding `bytes` with `decode` gives: the error message, or the bytes consumed
+// and the record.
+template <void (*Decode)(const uint8_t*&, const uint8_t*, WarpRecord&)>
+std::pair<std::string, long> outcome(const std::vector<uint8_t>& bytes, WarpRecord& r) {
+    const uint8_t* p = bytes.data();
+    try {
+        Decode(p, bytes.data() + bytes.size(), r);
+    } catch (const TraceError& e) {
+        return {e.what(), -1};
+    }
+    return {"", p - bytes.data()};
+}
+
+TEST(RecordCodec, CheckRecordFailsAsDecodeRecordDoes) {
+    // The scattered store of ScatteredStoreHasHandComputedBytes, lanes 0 and 2 (address
+    // 100, then delta -10 -> 0x13), cut inside the delta: both name the delta.
+    const std::vector<uint8_t> store{0xaa, 0x05, 0x05, 0x00, 0x00, 0x00, 0x03, 0x08, 0x64, 0x13};
+    const std::vector<uint8_t> cut(store.begin(), store.end() - 1);
+    WarpRecord a, b;
+    EXPECT_EQ(outcome<check_record>(cut, a).first, "malformed record: ends inside lane address delta");
+    EXPECT_EQ(outcome<decode_record>(cut, b).first, "malformed record: ends inside lane address delta");
+    // The first address written non-shortest (100 as 0xe4 0x00): overlong, for both.
+    std::vector<uint8_t> overlong(store.begin(), store.begin() + 8);
+    overlong.insert(overlong.end(), {0xe4, 0x00, 0x13});
+    EXPECT_EQ(outcome<check_record>(overlong, a).first, "malformed record: overlong varint in lane address");
+    EXPECT_EQ(outcome<decode_record>(overlong, b).first, "malformed record: overlong varint in lane address");
+    // Whole: both consume the 10 bytes and agree on every field but the addresses.
+    EXPECT_EQ(outcome<check_record>(store, a), (std::pair<std::string, long>{"", 10}));
+    EXPECT_EQ(outcome<decode_record>(store, b), (std::pair<std::string, long>{"", 10}));
+    EXPECT_EQ(a.kind, RecordKind::Store);
+    EXPECT_EQ(a.pc, 5u);
+    EXPECT_EQ(a.active_mask, 0b101u);
+    EXPECT_EQ(a.compute, 3u);
+    EXPECT_EQ(a.access_size, 8u);
+}
+
+TEST(RecordCodec, CheckRecordAgreesWithDecodeRecordOnRandomBytes) {
+    // Random byte strings and random valid records with a byte changed: the same error
+    // message or the same length and instruction count from both.
+    std::mt19937_64 rng(11);
+    RecordGenerator gen(12);
+    std::vector<uint8_t> bytes;
+    int valid = 0;
+    for (int i = 0; i < 20000; ++i) {
+        if (i % 2) {
+            bytes.resize(1 + rng() % 24);
+            for (auto& x : bytes) x = static_cast<uint8_t>(rng());
+        } else {
+            bytes = encode(gen.next());
+            if (i % 4) bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+        }
+        WarpRecord a, b;
+        const auto checked = outcome<check_record>(bytes, a);
+        ASSERT_EQ(checked, outcome<decode_record>(bytes, b)) << i;
+        if (checked.second < 0) continue;
+        ++valid;
+        EXPECT_EQ(a.kind, b.kind);
+        EXPECT_EQ(a.pc, b.pc);
+        EXPECT_EQ(a.instructions(), b.instructions());
+    }
+    EXPECT_GT(valid, 5000) << "most of the unchanged records decode";
 }
 
 TEST(RecordCodec, EquivalentIgnoresFieldsThatAreNotStored) {

@@ -84,6 +84,25 @@ TEST(Coalescer, ScatteredLanesInFirstTouchOrder) {
     EXPECT_EQ(out.lines[1].sectors, 0b1001u);
 }
 
+TEST(Coalescer, ScatteredGatherRevisitingLinesMergesThemInFirstTouchOrder) {
+    // Lanes 0..15 each touch a line of their own: lane i reads 4 B at 0x100000 + i * 4096
+    // + 32, sector 1 of line 0x100000 + i * 4096 (16 lines, more than a short list holds).
+    // Lanes 16..31 revisit them backwards: lane 16 + j reads 4 B at the line of lane
+    // 15 - j + 96, sector 3. So 16 requests in lane order 0..15, each with sectors 1
+    // and 3 (mask 0b1010).
+    WarpRecord r = load(0x10, 0, 0, 4);
+    r.strided = false;
+    r.active_mask = ~0u;
+    for (uint32_t i = 0; i < 16; ++i) r.addr[i] = 0x100000 + i * 4096 + 32;
+    for (uint32_t j = 0; j < 16; ++j) r.addr[16 + j] = 0x100000 + (15 - j) * 4096 + 96;
+    Result out = run(r);
+    ASSERT_EQ(out.n, 16u);
+    for (uint32_t i = 0; i < 16; ++i) {
+        EXPECT_EQ(out.lines[i].line, 0x100000u + i * 4096u) << i;
+        EXPECT_EQ(out.lines[i].sectors, 0b1010u) << i;
+    }
+}
+
 TEST(Coalescer, InactiveLanesMakeNoRequest) {
     WarpRecord r = load(0x10, 0x1000, 128, 4);
     r.active_mask = 0;

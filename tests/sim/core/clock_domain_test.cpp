@@ -101,6 +101,32 @@ TEST(ClockDomain, EdgeCycleIsTheFirstEdgeAtOrAfterATick) {
     EXPECT_EQ(gpu.edge_after(834, 2), 3333u);  // edge 2 + 2 cycles = edge 4
 }
 
+TEST(ClockDomain, EdgeCycleMatchesTheExactFormulaAndItsDefinition) {
+    // edge_cycle(t) is the smallest n with cycle_to_tick(n) >= t: the cycle in progress
+    // (tick_to_cycle), or the next one when t is not its edge. The one-division form must
+    // agree with that definition and with the 128-bit ceil(t f / 1e12), on both sides of
+    // the hand-over to 128 bits (at 1.2 GHz, 2500/3: t * 3 + 2499 overflows above
+    // (2^64 - 2500) / 3).
+    const uint64_t freqs[] = {1, 7, 1'000'000'000, 1'200'000'000, 800'000'000, 333'333'333, 999'999'937, kSecond};
+    std::mt19937_64 rng(17);
+    for (uint64_t f : freqs) {
+        ClockDomain c("f", f);
+        std::vector<uint64_t> args = {0, 1, 2, 832, 833, 834, 1666, 1667, 2500, kSecond, kSecond + 1};
+        for (int i = 0; i < 2000; ++i) args.push_back(rng() >> (rng() % 64));
+        for (uint64_t a : args) {
+            ASSERT_EQ(c.edge_cycle(a), c.exact_edge_cycle(a)) << "f=" << f << " t=" << a;
+            const Cycle in_progress = c.tick_to_cycle(a);
+            if (in_progress + 1 <= (~0ull / kSecond) * f) {
+                ASSERT_EQ(c.edge_cycle(a), c.cycle_to_tick(in_progress) == a ? in_progress : in_progress + 1)
+                    << "f=" << f << " t=" << a;
+            }
+        }
+    }
+    ClockDomain gpu("gpu", 1'200'000'000);
+    const uint64_t tedge = (~0ull - 2499) / 3;
+    for (uint64_t t = tedge - 3; t <= tedge + 3; ++t) EXPECT_EQ(gpu.edge_cycle(t), gpu.exact_edge_cycle(t)) << t;
+}
+
 TEST(EdgeClock, MemoisedAnswersEqualTheClockDomains) {
     ClockDomain gpu("gpu", 1'200'000'000);
     EdgeClock edge(gpu);

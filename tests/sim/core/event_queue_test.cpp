@@ -261,6 +261,31 @@ TEST(EventQueue, TicksInsertedAmidManyPendingOnesFireInTickThenScheduleOrder) {
     EXPECT_EQ(log, want);
 }
 
+TEST(EventQueue, SchedulingsAlternatingBetweenPendingTicksJoinTheirOwnBuckets) {
+    // Schedulings that alternate between pending ticks (found by the tick memo, not the
+    // last answer) still fire by tick, then in scheduling order: b, d at 100; a, c, f at
+    // 200; e at 300. Then, with 100 and 200 retired, g at 300 joins e's bucket, h opens
+    // 400 and i joins 300 again: g, i at 300, h at 400.
+    EventQueue q;
+    std::vector<std::pair<int, Tick>> log;
+    LogEvent a(q, log, 1), b(q, log, 2), c(q, log, 3), d(q, log, 4), e(q, log, 5), f(q, log, 6);
+    LogEvent g(q, log, 7), h(q, log, 8), i(q, log, 9);
+    q.schedule(a, 200);
+    q.schedule(b, 100);
+    q.schedule(c, 200);
+    q.schedule(d, 100);
+    q.schedule(e, 300);
+    q.schedule(f, 200);
+    for (int n = 0; n < 5; ++n) ASSERT_TRUE(q.step());
+    q.schedule(g, 300);
+    q.schedule(h, 400);
+    q.schedule(i, 300);
+    while (q.step()) {}
+    const std::vector<std::pair<int, Tick>> want{{2, 100}, {4, 100}, {1, 200}, {3, 200}, {6, 200},
+                                                 {5, 300}, {7, 300}, {9, 300}, {8, 400}};
+    EXPECT_EQ(log, want);
+}
+
 TEST(TimedQueue, ReleasesItemsInReadyOrderWithOneEvent) {
     Simulator sim;
     std::vector<std::pair<int, Tick>> out;
