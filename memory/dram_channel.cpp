@@ -67,6 +67,7 @@ void DramChannel::enqueue(DramTxn t, bool uses_reservation) {
     t.ready = now + cfg_.timing.frontend;
     t.started = false;
     q.push_back(t);
+    if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].queued_for_open_row[queue_slot(q)];
     wake(t.ready);
 }
 
@@ -102,7 +103,7 @@ void DramChannel::catch_up_refresh(Cycle now) {
     }
     const Cycle last = later == 0 ? first : std::max(due + later * tm.tREFI, first + tm.tRFC);
     for (Bank& b : banks_) {
-        b.open_row = kNoRow;
+        close_row(b);
         b.hits = 0;
         b.act_ok = std::max(b.act_ok, last + tm.tRFC);
     }
@@ -119,7 +120,7 @@ bool DramChannel::refresh_step(Cycle now, Cycle& wake_at) {
         if (b.open_row == kNoRow) continue;
         any_open = true;
         if (b.pre_ok <= now) {
-            b.open_row = kNoRow;
+            close_row(b);
             b.act_ok = std::max(b.act_ok, now + tm.tRP);
             ++precharges_;
             return true;
@@ -168,19 +169,24 @@ Cycle DramChannel::write_bus_ok() const {
 // The next command transaction t needs and the first cycle it is legal (kNever: blocked
 // until something else changes). `hit` marks a column command to an open row, which
 // FR-FCFS serves before anything else.
-// Queued requests (among those this pass serves) for bank b's open row. Counted for all
-// banks in one scan, and only in passes that consider closing a row: most passes need none.
-uint32_t DramChannel::pending_hits(Bank& b) {
-    if (b.counted_in != pass_id_) {
-        for (Bank& x : banks_) {
-            x.counted_in = pass_id_;
-            x.pending_hits = 0;
-        }
-        for (auto* q : candidates_)
-            for (const DramTxn& t : *q)
-                if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].pending_hits;
+// Queued requests (among those this pass serves) for bank b's open row.
+uint32_t DramChannel::pending_hits(const Bank& b) const {
+    return b.queued_for_open_row[queue_slot(*candidates_[0])] + b.queued_for_open_row[queue_slot(*candidates_[1])];
+}
+
+void DramChannel::open_row(Bank& b, uint64_t row) {
+    b.open_row = row;
+    const auto bank = static_cast<uint32_t>(&b - banks_.data());
+    for (const std::vector<DramTxn>* q : {&read_q_, &write_q_, &internal_q_}) {
+        uint32_t n = 0;
+        for (const DramTxn& t : *q) n += uses_bank(t.kind) && t.bank == bank && t.row == row;
+        b.queued_for_open_row[queue_slot(*q)] = n;
     }
-    return b.pending_hits;
+}
+
+void DramChannel::close_row(Bank& b) {
+    b.open_row = kNoRow;
+    b.queued_for_open_row = {};
 }
 
 Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
@@ -227,6 +233,30 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
     return e;
 }
 
+// Within one queue, a request is dominated when an earlier request of the same class was
+// already weighed in this pass, and then it can neither be picked nor wake the channel
+// sooner. The classes: a bank's requests to its open row, a bank's requests to any other
+// row, and bus-only buffer reads. Requests of one class differ in earliest() only by their
+// `ready` cycle (a row miss waits for the same PRE or ACT whatever its row), and a queue
+// holds them in arrival order, so the first has the smallest `ready` and `seq`: if it is
+// not ready, none of the others is sooner; if it is, it is the oldest of its class. Host
+// writes and reads never share a queue, so a class has one kind. Buffer writes (the
+// client decides each) and the internal queue's media writes (each may or may not read
+// the old line first) are always weighed.
+bool DramChannel::dominated(const DramTxn& t) {
+    if (t.kind == DramTxnKind::BufferRead) {
+        if (buffer_read_weighed_in_ == pass_id_) return true;
+        buffer_read_weighed_in_ = pass_id_;
+        return false;
+    }
+    if (!is_host_bank_access(t.kind)) return false;
+    Bank& b = banks_[t.bank];
+    uint64_t& weighed = b.open_row == t.row ? b.open_row_weighed_in : b.other_row_weighed_in;
+    if (weighed == pass_id_) return true;
+    weighed = pass_id_;
+    return false;
+}
+
 void DramChannel::pass() {
     const Cycle now = now_cycle();
     if (now < cmd_ok_) {
@@ -258,6 +288,7 @@ void DramChannel::pass() {
     for (auto* q : candidates_) {
         for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
             const DramTxn& t = (*q)[i];
+            if (q != &internal_q_ && dominated(t)) continue;
             Cmd cmd = Cmd::None;
             bool hit = false;
             const Cycle e = earliest(t, cmd, hit);
@@ -281,6 +312,8 @@ void DramChannel::pass() {
     if (p.cmd == Cmd::ColRead || p.cmd == Cmd::ColWrite || p.cmd == Cmd::Program) {
         note_occupancy();
         const DramTxn leaving = t;
+        if (uses_bank(leaving.kind) && banks_[leaving.bank].open_row == leaving.row)
+            --banks_[leaving.bank].queued_for_open_row[queue_slot(*p.queue)];
         p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
         if (!idle()) wake(now + 1);
         if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);
@@ -304,12 +337,12 @@ void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
     }
     switch (cmd) {
         case Cmd::Pre:
-            b->open_row = kNoRow;
+            close_row(*b);
             b->act_ok = std::max(b->act_ok, now + tm.tRP);
             ++precharges_;
             return;
         case Cmd::Act:
-            b->open_row = t.row;
+            open_row(*b, t.row);
             b->col_ok = now + tm.tRCD;
             b->pre_ok = std::max(b->pre_ok, now + tm.tRAS);
             b->hits = 0;
@@ -338,7 +371,7 @@ void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
                 b->pre_ok = std::max(b->pre_ok, rd ? now + (t.bursts - 1) * tm.tCCD + tm.tRTP : data_end + tm.tWR);
                 // Close-page policy: auto-precharge unless another queued request wants the row.
                 if (cfg_.close_page && pending_hits(*b) <= 1) {
-                    b->open_row = kNoRow;
+                    close_row(*b);
                     b->act_ok = std::max(b->act_ok, b->pre_ok + tm.tRP);
                     ++precharges_;
                 }
@@ -348,7 +381,7 @@ void DramChannel::issue(DramTxn& t, Cmd cmd, Cycle now) {
         }
         case Cmd::Program: {
             const Cycle end = now + tm.tPROG;
-            b->open_row = t.row;
+            open_row(*b, t.row);
             b->hits = 0;
             b->pre_ok = std::max(b->pre_ok, end);
             b->act_ok = std::max(b->act_ok, end);

@@ -108,8 +108,13 @@ private:
         Cycle pre_ok = 0;   // earliest PRE (also: bank free again after a program)
         Cycle col_ok = 0;   // earliest column command to the open row (ACT + tRCD)
         uint32_t hits = 0;  // column accesses since the row opened
-        uint32_t pending_hits = 0;  // queued requests for the open row (valid in pass `counted_in`)
-        uint64_t counted_in = 0;
+        // Queued requests for the open row, per queue (read, write, internal); kept as
+        // requests arrive and leave and rows open and close, so FR-FCFS can ask without a scan.
+        std::array<uint32_t, 3> queued_for_open_row{};
+        // The pass that already weighed this bank's first queued request to its open row
+        // (`open_row_weighed_in`) or to another row (`other_row_weighed_in`); see pass().
+        uint64_t open_row_weighed_in = 0;
+        uint64_t other_row_weighed_in = 0;
     };
     struct Pick {
         std::vector<DramTxn>* queue = nullptr;
@@ -119,9 +124,13 @@ private:
     };
 
     void pass();
+    bool dominated(const DramTxn& t);
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
-    uint32_t pending_hits(Bank& b);
+    uint32_t pending_hits(const Bank& b) const;
+    size_t queue_slot(const std::vector<DramTxn>& q) const { return &q == &read_q_ ? 0 : &q == &write_q_ ? 1 : 2; }
+    void open_row(Bank& b, uint64_t row);
+    void close_row(Bank& b);
     Cycle read_bus_ok() const;
     Cycle write_bus_ok() const;
     bool refresh_step(Cycle now, Cycle& wake_at);
@@ -142,6 +151,7 @@ private:
     uint64_t next_seq_ = 0;
     bool write_mode_ = false;
     uint64_t pass_id_ = 0;
+    uint64_t buffer_read_weighed_in_ = 0;  // the pass that weighed the first queued BufferRead
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle
