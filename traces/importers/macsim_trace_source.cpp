@@ -11,6 +11,7 @@
 #include "traces/importers/macsim_config.hpp"
 #include "traces/importers/macsim_records.hpp"
 #include "traces/importers/raw_record_cursor.hpp"
+#include "traces/importers/read_ahead.hpp"
 #include "traces/importers/sass_opcodes.hpp"
 
 namespace zng::importers {
@@ -128,6 +129,11 @@ public:
                                          trace::CtaBuilder::kMaxWarps));
         // MacSim traces carry no launch geometry: the grid is the blocks seen, in x; a
         // block is as many full warps as its largest warp index needs.
+        std::vector<std::string> files;
+        files.reserve(order_.size());
+        for (const WarpRef& w : order_) files.push_back(warp_file(kernel_.warps[w.entry]));
+        read_ahead_.reset();  // the previous kernel's, before its files are replaced
+        read_ahead_ = std::make_unique<ReadAhead>(std::move(files));
         info_ = trace::KernelInfo{};
         info_.name = kernel_.name;
         info_.grid = trace::Dim3{static_cast<uint32_t>(max_block + 1), 1, 1};
@@ -155,10 +161,14 @@ private:
         throw TraceError(fmt::format("{}: record {}: {}", cursor_.path(), cursor_.index(), what));
     }
 
+    std::string warp_file(const MacSimWarpEntry& entry) const {
+        return fmt::format("{}_{}.raw", kernel_.raw_prefix, entry.id);
+    }
+
     void read_warp(const WarpRef& w) {
         const MacSimWarpEntry& entry = kernel_.warps[w.entry];
         const bool nvbit = kernel_.type == MacSimTraceType::Nvbit;
-        cursor_.open(fmt::format("{}_{}.raw", kernel_.raw_prefix, entry.id), nvbit ? kNvbitRecordBytes : kPtxRecordBytes);
+        cursor_.open(read_ahead_->next(), nvbit ? kNvbitRecordBytes : kPtxRecordBytes);
         ++report_.warps;
         uint64_t instructions = 0;
         while (const uint8_t* p = cursor_.next()) {
@@ -340,6 +350,7 @@ private:
     std::vector<WarpRef> order_;
     size_t next_warp_ = 0;
     CtaAssembler assembler_;
+    std::unique_ptr<ReadAhead> read_ahead_;  // the current kernel's warp files, in order_
     RawRecordCursor cursor_;
     SassOpcodeCache opcodes_;
     std::array<std::array<OpcodeClass, 256>, 2> ptx_classes_{};

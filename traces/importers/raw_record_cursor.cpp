@@ -6,8 +6,10 @@
 
 namespace zng::importers {
 
-void RawRecordCursor::open(const std::string& path, size_t record_bytes) {
-    in_ = open_gzip_stream(path);
+void RawRecordCursor::open(const std::string& path, size_t record_bytes) { open(open_gzip_stream(path), record_bytes); }
+
+void RawRecordCursor::open(std::unique_ptr<ByteStream> in, size_t record_bytes) {
+    in_ = std::move(in);
     record_bytes_ = record_bytes;
     buf_.resize(record_bytes * kRecordsPerRead);
     pos_ = end_ = 0;

@@ -15,6 +15,8 @@ class RawRecordCursor {
 public:
     // Opens `path`; the buffer of the previous file is reused.
     void open(const std::string& path, size_t record_bytes);
+    // Walks `in`, already open (for example read ahead), instead.
+    void open(std::unique_ptr<ByteStream> in, size_t record_bytes);
     // The next record's bytes without consuming it, or nullptr at the end of the stream.
     // Throws TraceError naming the file and record index when the last record is cut short.
     const uint8_t* peek();

@@ -1,0 +1,119 @@
+#include "traces/importers/read_ahead.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace zng::importers {
+
+namespace {
+
+// A file's bytes read ahead, then the rest of its open stream, then its error if any.
+class ReadAheadStream final : public ByteStream {
+public:
+    ReadAheadStream(std::string path, std::vector<uint8_t> head, std::unique_ptr<ByteStream> rest,
+                    std::exception_ptr error)
+        : path_(std::move(path)), head_(std::move(head)), rest_(std::move(rest)), error_(std::move(error)) {}
+
+    size_t read(void* dst, size_t size) override {
+        auto* out = static_cast<uint8_t*>(dst);
+        size_t total = std::min(size, head_.size() - pos_);
+        if (total != 0) std::memcpy(out, head_.data() + pos_, total);
+        pos_ += total;
+        if (total == size) return total;
+        // The head is used up: what the worker met next, in the order it met it.
+        if (error_) {
+            if (total != 0) return total;  // the bytes before the error first, as the stream gave them
+            std::rethrow_exception(error_);
+        }
+        if (rest_) total += rest_->read(out + total, size - total);
+        return total;
+    }
+    const std::string& path() const override { return path_; }
+
+private:
+    std::string path_;
+    std::vector<uint8_t> head_;
+    size_t pos_ = 0;
+    std::unique_ptr<ByteStream> rest_;
+    std::exception_ptr error_;
+};
+
+}  // namespace
+
+ReadAhead::ReadAhead(std::vector<std::string> paths, ReadAheadLimits limits)
+    : paths_(std::move(paths)), limits_(limits) {
+    limits_.files_ahead = std::max<size_t>(limits_.files_ahead, 1);
+    worker_ = std::thread([this] { work(); });
+}
+
+ReadAhead::~ReadAhead() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    room_.notify_all();
+    worker_.join();
+}
+
+ReadAhead::File ReadAhead::read_one(const std::string& path, std::vector<uint8_t>& scratch) const {
+    File f;
+    f.path = path;
+    std::unique_ptr<ByteStream> in;
+    try {
+        in = open_gzip_stream(path);
+        f.opened = true;
+        // Through one reused buffer, so a small file costs its own bytes, not a buffer's.
+        while (f.head.size() < limits_.bytes_per_file) {
+            const size_t want = std::min(scratch.size(), limits_.bytes_per_file - f.head.size());
+            const size_t n = in->read(scratch.data(), want);
+            if (n == 0) return f;  // the whole file is in memory
+            f.head.insert(f.head.end(), scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+        f.rest = std::move(in);
+    } catch (...) {
+        // A failed read delivers nothing (as GzipStream's); the bytes before it stay.
+        f.error = std::current_exception();
+    }
+    return f;
+}
+
+void ReadAhead::work() {
+    std::vector<uint8_t> scratch(64u << 10);
+    for (const std::string& path : paths_) {
+        {
+            std::unique_lock lock(mutex_);
+            room_.wait(lock, [this] {
+                return stop_ || done_.empty() ||
+                       (done_.size() < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
+            });
+            if (stop_) return;
+        }
+        File f = read_one(path, scratch);
+        {
+            std::lock_guard lock(mutex_);
+            bytes_held_ += f.head.size();
+            done_.push_back(std::move(f));
+        }
+        ready_.notify_one();
+    }
+}
+
+std::unique_ptr<ByteStream> ReadAhead::next() {
+    File f;
+    {
+        std::unique_lock lock(mutex_);
+        if (taken_ == paths_.size()) throw std::logic_error("ReadAhead::next: every path was taken");
+        ready_.wait(lock, [this] { return !done_.empty(); });
+        f = std::move(done_.front());
+        done_.pop_front();
+        bytes_held_ -= f.head.size();
+        ++taken_;
+    }
+    room_.notify_one();
+    if (!f.opened) std::rethrow_exception(f.error);
+    return std::make_unique<ReadAheadStream>(std::move(f.path), std::move(f.head), std::move(f.rest),
+                                             std::move(f.error));
+}
+
+}  // namespace zng::importers

@@ -1,0 +1,70 @@
+// Opens and decompresses, on a thread of its own, the files a reader will open next, in
+// the order it will open them. A MacSim trace keeps each warp in its own gzip'd file
+// (2,048 per kernel for vectormultadd 65536), and opening and inflating them one at a
+// time took about half of such a trace's whole run; ahead of the reader they overlap
+// with the simulation on a second core.
+//
+// Each stream yields exactly the bytes and errors that open_gzip_stream would: the file's
+// first bytes come from memory, then whatever the worker did not read (a file larger
+// than the per-file cap) from the same open stream; an error met while opening or
+// reading is thrown when the reader reaches that point. Memory is bounded by the number
+// of files ahead and the bytes they hold, not by the files' sizes.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "traces/importers/byte_stream.hpp"
+
+namespace zng::importers {
+
+struct ReadAheadLimits {
+    size_t files_ahead = 256;          // files opened before the reader asks for them
+    size_t bytes_ahead = 32u << 20;    // decompressed bytes held for them
+    size_t bytes_per_file = 4u << 20;  // read into memory per file; the rest streams
+};
+
+class ReadAhead {
+public:
+    // Starts reading `paths` (gzip'd or plain, as open_gzip_stream takes them) in order.
+    explicit ReadAhead(std::vector<std::string> paths, ReadAheadLimits limits = {});
+    ~ReadAhead();
+    ReadAhead(const ReadAhead&) = delete;
+    ReadAhead& operator=(const ReadAhead&) = delete;
+
+    // The stream of the next path in order (throws what opening it threw); at most as
+    // many calls as paths.
+    std::unique_ptr<ByteStream> next();
+
+private:
+    struct File {
+        std::string path;
+        std::vector<uint8_t> head;            // decompressed bytes read ahead
+        std::unique_ptr<ByteStream> rest;     // still open when the file passed the cap
+        std::exception_ptr error;             // thrown after `head` (or at open if no stream)
+        bool opened = false;                  // the open itself succeeded
+    };
+
+    void work();
+    File read_one(const std::string& path, std::vector<uint8_t>& scratch) const;
+
+    std::vector<std::string> paths_;
+    ReadAheadLimits limits_;
+    std::mutex mutex_;
+    std::condition_variable ready_;   // the worker finished a file
+    std::condition_variable room_;    // the reader took one (or the reader is leaving)
+    std::deque<File> done_;           // read ahead, in order, not yet taken
+    size_t bytes_held_ = 0;
+    size_t taken_ = 0;
+    bool stop_ = false;
+    std::thread worker_;
+};
+
+}  // namespace zng::importers
