@@ -16,8 +16,19 @@ std::string bytes_text(uint64_t b) {
     return fmt::format("{} B ({:.2f} MiB)", b, static_cast<double>(b) / kMiB);
 }
 
-constexpr RecordKind kKinds[] = {RecordKind::Compute, RecordKind::Load,    RecordKind::Store,
-                                 RecordKind::Atomic,  RecordKind::Barrier, RecordKind::Exit};
+constexpr RecordKind kKinds[] = {RecordKind::Compute, RecordKind::Load,     RecordKind::Store,
+                                 RecordKind::Atomic,  RecordKind::Barrier,  RecordKind::Exit,
+                                 RecordKind::IoSubmit, RecordKind::IoWait, RecordKind::Phase};
+// The text lists the I/O and phase kinds only when a trace has them, so the summary of
+// a trace without them reads as before they existed.
+bool listed_in_text(const TraceSummary& s, RecordKind k) {
+    return k < RecordKind::IoSubmit || s.records_by_kind[size_t(k)] != 0;
+}
+bool has_io(const TraceSummary& s) {
+    return s.records_by_kind[size_t(RecordKind::IoSubmit)] + s.records_by_kind[size_t(RecordKind::IoWait)] +
+               s.records_by_kind[size_t(RecordKind::Phase)] !=
+           0;
+}
 constexpr MemSpace kSpaces[] = {MemSpace::Global, MemSpace::Shared, MemSpace::Local, MemSpace::Constant};
 
 }  // namespace
@@ -37,8 +48,15 @@ void print_summary(const TraceSummary& s, std::ostream& os) {
     line("warp instructions", std::to_string(s.instructions));
     std::string kinds;
     for (RecordKind k : kKinds)
-        kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", to_string(k), s.records_by_kind[size_t(k)]);
+        if (listed_in_text(s, k))
+            kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", to_string(k), s.records_by_kind[size_t(k)]);
     line("records by kind", kinds);
+    if (has_io(s)) {
+        line("storage I/O", fmt::format("read requests {}, {}; write requests {}, {}", s.io_read_requests,
+                                        bytes_text(s.io_read_bytes), s.io_write_requests,
+                                        bytes_text(s.io_write_bytes)));
+        line("phases", fmt::format("{} ps in all warps", s.phase_ps));
+    }
     std::string spaces;
     for (MemSpace m : kSpaces)
         spaces += fmt::format("{}{} {}", spaces.empty() ? "" : ", ", to_string(m), s.memory_by_space[size_t(m)]);
@@ -82,6 +100,11 @@ nlohmann::json summary_to_json(const TraceSummary& s) {
     json kinds = json::object();
     for (RecordKind k : kKinds) kinds[to_string(k)] = s.records_by_kind[size_t(k)];
     j["records_by_kind"] = kinds;
+    j["storage_io"] = {{"read_requests", s.io_read_requests},
+                       {"read_bytes", s.io_read_bytes},
+                       {"write_requests", s.io_write_requests},
+                       {"write_bytes", s.io_write_bytes},
+                       {"phase_ps", s.phase_ps}};
     json spaces = json::object();
     for (MemSpace m : kSpaces) spaces[to_string(m)] = s.memory_by_space[size_t(m)];
     j["memory_instructions_by_space"] = spaces;

@@ -15,7 +15,20 @@
 namespace zng::trace {
 
 // What one warp instruction does. Compute records carry only folded compute work.
-enum class RecordKind : uint8_t { Compute = 0, Load = 1, Store = 2, Atomic = 3, Barrier = 4, Exit = 5 };
+// IoSubmit, IoWait and Phase (format version 3) are storage I/O issued by GPU threads
+// and fixed-duration steps; see the I/O fields of WarpRecord.
+enum class RecordKind : uint8_t {
+    Compute = 0,
+    Load = 1,
+    Store = 2,
+    Atomic = 3,
+    Barrier = 4,
+    Exit = 5,
+    IoSubmit = 6,
+    IoWait = 7,
+    Phase = 8,
+};
+constexpr size_t kRecordKinds = 9;
 
 // Which address space a memory record touches. Global and Local records go through the
 // L1 and the memory hierarchy (Local ones relocated into their warp's frame, below);
@@ -58,6 +71,22 @@ struct WarpRecord {
     int64_t stride = 0;
     std::array<uint64_t, kWarpSize> addr{};
 
+    // Storage I/O issued by GPU threads (BaM-style per-thread submission, or the batch
+    // a CPU-managed plane such as CAM picks up). An IoSubmit asks for one request per
+    // active lane: lane i moves `io_bytes` bytes between storage byte offset
+    // lane_addr(i) (addresses encoded as a memory record's) and GPU virtual address
+    // io_dest + i * io_dest_stride, reading storage into GPU memory unless `io_write`.
+    // The requests join group `io_tag` of the warp's CTA. An IoWait blocks its warp
+    // (resident, issuing nothing) until every request its CTA submitted to group
+    // `io_tag` before the wait has completed. A Phase keeps its warp busy for
+    // `duration_ps` of simulated time: work given as a time, not as instructions.
+    bool io_write = false;
+    uint32_t io_bytes = 0;
+    uint32_t io_tag = 0;
+    uint64_t io_dest = 0;
+    int64_t io_dest_stride = 0;
+    uint64_t duration_ps = 0;
+
     // The access fields at once: `size` bytes in `s` for the lanes of `mask`, at
     // base + lane * stride when `is_strided` (an unstrided record's addr is the caller's).
     void set_access(MemSpace s, uint8_t size, uint32_t mask, bool is_strided, uint64_t b, int64_t str) {
@@ -71,6 +100,12 @@ struct WarpRecord {
 
     bool is_memory() const {
         return kind == RecordKind::Load || kind == RecordKind::Store || kind == RecordKind::Atomic;
+    }
+    // Records whose lanes carry addresses (memory accesses and I/O submissions).
+    bool has_lane_addresses() const { return is_memory() || kind == RecordKind::IoSubmit; }
+    // GPU virtual address of lane `lane`'s I/O buffer.
+    uint64_t io_dest_of(int lane) const {
+        return io_dest + static_cast<uint64_t>(static_cast<int64_t>(lane) * io_dest_stride);
     }
     uint64_t lane_addr(int lane) const {
         return strided ? base + static_cast<uint64_t>(static_cast<int64_t>(lane) * stride) : addr[lane];
@@ -159,8 +194,13 @@ void decode_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
 // decode_record's checks and errors, for validation passes: every field but the lane
 // addresses of a scattered record is decoded (those are only skipped over).
 void check_record(const uint8_t*& p, const uint8_t* end, WarpRecord& r);
-// Upper bound of encode_record's output for one record.
-constexpr size_t kMaxEncodedRecordBytes = 1 + 10 + 4 + 5 + 1 + kWarpSize * 10;
+// Largest storage request of one lane and longest Phase: bounds that keep totals of
+// bytes and time far from overflow whatever a trace holds.
+constexpr uint32_t kMaxIoBytes = uint32_t{1} << 30;
+constexpr uint64_t kMaxPhasePs = uint64_t{1} << 50;   // about 19 minutes
+// Upper bound of encode_record's output for one record (an IoSubmit's extra fields:
+// op byte, bytes, tag, destination, destination stride).
+constexpr size_t kMaxEncodedRecordBytes = 1 + 10 + 4 + 5 + 1 + 5 + 5 + 10 + 10 + kWarpSize * 10;
 // True when a and b have the same encoding, i.e. agree on every field that matters.
 bool equivalent(const WarpRecord& a, const WarpRecord& b);
 
@@ -193,7 +233,8 @@ public:
 
 // Version of the .ztr layout this build writes (and the newest it reads). Caches of
 // generated traces should include it in their key.
-constexpr uint32_t kTraceFormatVersion = 2;
+// Version 3 added the IoSubmit, IoWait and Phase records; version 2 files are read too.
+constexpr uint32_t kTraceFormatVersion = 3;
 
 // Writes a zngsim trace file (.ztr): versioned header, zstd-compressed stream of
 // kernels/CTAs/warps, footer with totals and a checksum so truncation is detected.

@@ -16,7 +16,12 @@ void format_record(fmt::memory_buffer& out, uint64_t index, const WarpRecord& r)
     if (r.is_memory()) fmt::format_to(it, " {} size {}", to_string(r.space), r.access_size);
     fmt::format_to(it, " mask {:08x}", r.active_mask);
     if (r.compute != 0) fmt::format_to(it, " compute {}", r.compute);
-    if (r.is_memory()) {
+    if (r.kind == RecordKind::IoSubmit)
+        fmt::format_to(it, " {} bytes {} tag {} dest {:#x} dest_stride {}", r.io_write ? "write" : "read",
+                       r.io_bytes, r.io_tag, r.io_dest, r.io_dest_stride);
+    if (r.kind == RecordKind::IoWait) fmt::format_to(it, " tag {}", r.io_tag);
+    if (r.kind == RecordKind::Phase) fmt::format_to(it, " duration {} ps", r.duration_ps);
+    if (r.has_lane_addresses()) {
         if (r.strided) {
             fmt::format_to(it, " strided base {:#x} stride {}", r.base, r.stride);
         } else {

@@ -26,6 +26,8 @@ constexpr char kMagic[8] = {'Z', 'N', 'G', 'T', 'R', 'A', 'C', 'E'};
 constexpr uint32_t kFormatVersion = kTraceFormatVersion;
 // Version 1 checksummed with FNV-1a; it was never used outside development.
 constexpr uint32_t kOldestReadableVersion = 2;
+// IoSubmit, IoWait and Phase records exist from this version on.
+constexpr uint32_t kFirstIoVersion = 3;
 constexpr size_t kPrefixBytes = sizeof(kMagic) + sizeof(uint32_t);
 
 constexpr uint8_t kHeaderTag = 'H';

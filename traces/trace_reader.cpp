@@ -77,6 +77,7 @@ private:
     uint64_t buffer_offset_ = 0;   // stream offset of zout_[0]
     Xxh64 hash_;
 
+    uint32_t version_ = 0;         // format version of the file
     TraceHeader header_;
     State state_ = State::BetweenKernels;
     KernelInfo kernel_;
@@ -212,6 +213,7 @@ void TraceFileReader::read_prefix() {
         throw TraceError(fmt::format("{}: trace format version {} is no longer read (oldest readable: {}); "
                                      "regenerate the trace",
                                      path_, version, ztr::kOldestReadableVersion));
+    version_ = version;
 }
 
 void TraceFileReader::read_header() {
@@ -313,6 +315,10 @@ bool TraceFileReader::next_cta(CtaTrace& cta) {
             fail(fmt::format("{} (warp records start at stream offset {})", e.what(), start));
         }
         if (!s.ends_with_exit) fail("warp does not end with an exit record");
+        if (s.io_records != 0 && version_ < ztr::kFirstIoVersion)
+            fail(fmt::format("warp holds I/O or phase records, which format version {} does not have (they came "
+                             "with version {})",
+                             version_, ztr::kFirstIoVersion));
         cta.records += s.records;
         cta_instructions += s.instructions;
     }

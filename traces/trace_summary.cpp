@@ -122,6 +122,12 @@ TraceSummary summarize(TraceSource& src) {
                     ++ks.records;
                     ks.instructions += r.instructions();
                     ++s.records_by_kind[static_cast<size_t>(r.kind)];
+                    if (r.kind == RecordKind::IoSubmit) {
+                        const uint64_t n = static_cast<uint64_t>(std::popcount(r.active_mask));
+                        (r.io_write ? s.io_write_requests : s.io_read_requests) += n;
+                        (r.io_write ? s.io_write_bytes : s.io_read_bytes) += n * r.io_bytes;
+                    }
+                    if (r.kind == RecordKind::Phase) s.phase_ps += r.duration_ps;
                     if (!r.is_memory()) continue;
                     ++s.memory_by_space[static_cast<size_t>(r.space)];
                     if (r.space != MemSpace::Global) continue;

@@ -42,7 +42,7 @@ struct TraceSummary {
     uint64_t warps = 0;
     uint64_t records = 0;
     uint64_t instructions = 0;                 // sum of WarpRecord::instructions()
-    std::array<uint64_t, 6> records_by_kind{};  // indexed by RecordKind
+    std::array<uint64_t, kRecordKinds> records_by_kind{};  // indexed by RecordKind
     std::array<uint64_t, 4> memory_by_space{};  // memory warp instructions, by MemSpace
 
     // Global memory only (the traffic that leaves the SM).
@@ -54,6 +54,12 @@ struct TraceSummary {
     uint64_t load_line_requests = 0;
     uint64_t store_line_requests = 0;
     uint64_t atomic_line_requests = 0;
+    // Storage I/O asked for by IoSubmit records: one request per active lane.
+    uint64_t io_read_requests = 0;
+    uint64_t io_write_requests = 0;
+    uint64_t io_read_bytes = 0;
+    uint64_t io_write_bytes = 0;
+    uint64_t phase_ps = 0;                     // sum of Phase durations over all warps
     uint64_t footprint_lines = 0;              // distinct lines touched by the whole trace
     std::vector<ArrayFootprint> arrays;        // the header's arrays, in header order
     uint64_t lines_outside_arrays = 0;         // touched lines overlapping no array

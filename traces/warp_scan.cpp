@@ -24,6 +24,7 @@ WarpScan scan_warp(const uint8_t* data, size_t size) {
         ++s.records;
         s.instructions += r.instructions();
         s.ends_with_exit = r.kind == RecordKind::Exit;
+        s.io_records += r.kind >= RecordKind::IoSubmit;
         s.last_pc = r.pc;
     }
     return s;

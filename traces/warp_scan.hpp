@@ -14,6 +14,7 @@ struct WarpScan {
     uint64_t instructions = 0;    // sum of WarpRecord::instructions()
     bool ends_with_exit = false;
     uint64_t last_pc = 0;         // pc of the last record (0 when empty)
+    uint64_t io_records = 0;      // IoSubmit, IoWait and Phase records (format version 3)
 };
 
 // Decodes every record in [data, data + size). Throws TraceError naming the record

@@ -294,6 +294,20 @@ bool StreamingMultiprocessor::issue(uint32_t slot, Cycle cycle) {
         case RecordKind::Exit:
             warp_exit(slot);
             return true;
+        case RecordKind::Phase:
+            // Work given as a time: the warp stays resident and issues nothing until the
+            // first edge at or after the phase's end.
+        {
+            const Tick end = clock().cycle_to_tick(cycle) + w.rec.duration_ps;
+            next_record(w, slot);
+            sleep(slot, clock().edge_cycle(end));
+            return true;
+        }
+        case RecordKind::IoSubmit:
+        case RecordKind::IoWait:
+            trace_error(w, std::string(trace::to_string(w.rec.kind)) +
+                               " record: GPU-issued storage I/O needs a platform with a storage path, and this "
+                               "one has none");
         case RecordKind::Compute:
             break;
     }

@@ -176,6 +176,56 @@ TEST(Barrier, ExitedWarpsDoNotHoldTheBarrier) {
     EXPECT_NO_THROW(h.gpu->check_invariants());
 }
 
+WarpRecord phase(uint64_t pc, uint64_t ps) {
+    WarpRecord r;
+    r.kind = RecordKind::Phase;
+    r.pc = pc;
+    r.duration_ps = ps;
+    return r;
+}
+
+TEST(Phase, AWarpWaitsOutItsPhaseAndOthersIssueMeanwhile) {
+    // Warp 0: compute, a 1 us phase, compute. Warp 1: 20 compute instructions.
+    // At 1.2 GHz (the default clock) 1 us is 1200 cycles: the phase issued at cycle p
+    // (edge tick floor(p x 2500 / 3)) ends 1e6 ps later, whose first edge at or after is
+    // ceil((floor(p x 2500 / 3) + 1e6) x 3 / 2500) = p + 1200.
+    std::vector<CtaRecords> ctas{{{compute(0x10, 1), phase(0x20, 1'000'000), compute(0x30, 1)},
+                                  {compute(0x40, 20)}}};
+    GpuHarness h("gpu:\n  sms: 1\n  sm: {schedulers: 1, compute_latency: 1}\n", one_app(make_trace(ctas, 2)), 10);
+    IssueLog log(*h.gpu);
+    h.run();
+    Cycle phase_at = 0, after = 0, last_other = 0;
+    for (const auto& i : log.issues) {
+        if (i.pc == 0x20) phase_at = i.cycle;
+        if (i.pc == 0x30 && after == 0) after = i.cycle;   // then its exit record, same pc
+        if (i.pc == 0x40) last_other = std::max(last_other, i.cycle);
+    }
+    EXPECT_EQ(after - phase_at, 1200u) << "phase at " << phase_at << ", next at " << after;
+    EXPECT_LT(last_other, after) << "the other warp's 20 instructions issue during the phase";
+    EXPECT_TRUE(h.gpu->finished());
+    EXPECT_NO_THROW(h.gpu->check_invariants());
+}
+
+TEST(Phase, StorageIoOnAGpuWithoutAStoragePathIsATraceError) {
+    WarpRecord submit;
+    submit.kind = RecordKind::IoSubmit;
+    submit.pc = 0x10;
+    submit.io_bytes = 4096;
+    submit.strided = true;
+    submit.stride = 4096;
+    std::vector<CtaRecords> ctas{{{submit}}};
+    GpuHarness h("gpu: {sms: 1}", one_app(make_trace(ctas, 1)), 10);
+    try {
+        h.run();
+        ADD_FAILURE() << "an io_submit record ran on a GPU without a storage path";
+    } catch (const trace::TraceError& e) {
+        EXPECT_NE(std::string(e.what()).find("io_submit record: GPU-issued storage I/O needs a platform with a "
+                                             "storage path"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(MultiApp, SmsAreSplitEquallyAndAppsStayOnTheirOwn) {
     auto trace_with_pc = [](uint64_t pc, uint64_t* n) {
         std::vector<CtaRecords> ctas;

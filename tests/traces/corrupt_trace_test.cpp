@@ -307,7 +307,7 @@ TEST(CorruptTrace, ErrorsSayWhereTheyHappened) {
     Stream s = one_exit_prefix();
     s.byte('C').var(0).var(1).var(1).var(2).byte(0x05).byte(0x00).byte('E').var(1);
     s.byte('K').str("second").var(4).var(1).var(1).var(64).var(1).var(1).var(0).var(0);
-    s.byte('C').var(3).var(2).var(2).var(2).byte(0x05).byte(0x00).var(2).byte(0x07).byte(0x00);
+    s.byte('C').var(3).var(2).var(2).var(2).byte(0x05).byte(0x00).var(2).byte(0x17).byte(0x00);   // kind 7, sub-kind 2: invalid
     const std::string path = temp_path("ztr");
     put_file(path, ztr_file(s.bytes));
     const std::string msg = consume_error(path);

@@ -76,6 +76,62 @@ TEST(RecordCodec, ScatteredStoreHasHandComputedBytes) {
     EXPECT_EQ(d.space, MemSpace::Shared);
 }
 
+TEST(RecordCodec, IoSubmitHasHandComputedBytes) {
+    WarpRecord r;
+    r.kind = RecordKind::IoSubmit;
+    r.pc = 0x20;
+    r.active_mask = 0b11;
+    r.io_write = true;
+    r.io_bytes = 4096;
+    r.io_tag = 3;
+    r.io_dest = 0x1000;
+    r.io_dest_stride = 4096;
+    r.strided = true;
+    r.base = 0x200;      // storage byte offsets 512 and 512 + 8192
+    r.stride = 8192;
+    // head = kind 6 | write 0x08 | partial 0x20 | strided 0x40 = 0x6e; pc 0x20;
+    // mask 03 00 00 00; bytes 4096 = 32 * 128 -> 0x80 0x20; tag 3; dest 0x1000 -> 0x80 0x20;
+    // dest stride zigzag(4096) = 8192 = 64 * 128 -> 0x80 0x40; base 512 = 4 * 128 -> 0x80 0x04;
+    // stride zigzag(8192) = 16384 = 128 * 128 -> 0x80 0x80 0x01.
+    EXPECT_EQ(encode(r), (std::vector<uint8_t>{0x6e, 0x20, 0x03, 0x00, 0x00, 0x00, 0x80, 0x20, 0x03, 0x80, 0x20,
+                                               0x80, 0x40, 0x80, 0x04, 0x80, 0x80, 0x01}));
+    const WarpRecord d = decode_all(encode(r));
+    EXPECT_TRUE(equivalent(d, r));
+    EXPECT_TRUE(d.io_write);
+    EXPECT_EQ(d.io_bytes, 4096u);
+    EXPECT_EQ(d.lane_addr(1), 512u + 8192u);
+    EXPECT_EQ(d.io_dest_of(1), 0x1000u + 4096u);
+    EXPECT_EQ(d.instructions(), 1u);
+    EXPECT_FALSE(d.is_memory());
+    EXPECT_TRUE(d.has_lane_addresses());
+}
+
+TEST(RecordCodec, IoWaitAndPhaseHaveHandComputedBytes) {
+    WarpRecord w;
+    w.kind = RecordKind::IoWait;
+    w.pc = 7;
+    w.active_mask = kFullWarpMask;
+    w.io_tag = 300;
+    // head = extended kind 7 | sub-kind 0; pc 7; tag 300 = 2 * 128 + 44 -> 0xac 0x02.
+    EXPECT_EQ(encode(w), (std::vector<uint8_t>{0x07, 0x07, 0xac, 0x02}));
+    EXPECT_EQ(decode_all(encode(w)).io_tag, 300u);
+    EXPECT_EQ(decode_all(encode(w)).kind, RecordKind::IoWait);
+
+    WarpRecord p;
+    p.kind = RecordKind::Phase;
+    p.pc = 8;
+    p.active_mask = kFullWarpMask;
+    p.compute = 2;
+    p.duration_ps = 1'000'000;   // 1 us
+    // head = 7 | sub-kind 1 << 3 | compute 0x80 = 0x8f; pc 8; compute 2;
+    // 1e6 = 0x0f4240 -> LEB128 0xc0 0x84 0x3d.
+    EXPECT_EQ(encode(p), (std::vector<uint8_t>{0x8f, 0x08, 0x02, 0xc0, 0x84, 0x3d}));
+    const WarpRecord d = decode_all(encode(p));
+    EXPECT_EQ(d.kind, RecordKind::Phase);
+    EXPECT_EQ(d.duration_ps, 1'000'000u);
+    EXPECT_EQ(d.instructions(), 3u);
+}
+
 TEST(RecordCodec, NonMemoryRecordDropsMemoryFields) {
     WarpRecord r;
     r.kind = RecordKind::Barrier;
@@ -94,7 +150,7 @@ TEST(RecordCodec, NonMemoryRecordDropsMemoryFields) {
 }
 
 TEST(RecordCodec, RandomRecordsRoundTripThroughOneBuffer) {
-    RecordGenerator gen(42);
+    RecordGenerator gen(42, /*io_kinds=*/true);
     std::vector<WarpRecord> records;
     std::vector<uint8_t> bytes;
     for (int i = 0; i < 50000; ++i) {
@@ -117,7 +173,7 @@ TEST(RecordCodec, RandomRecordsRoundTripThroughOneBuffer) {
 
 TEST(RecordCodec, EncodingIsCanonical) {
     // Re-encoding a decoded record gives the same bytes (one byte string per record).
-    RecordGenerator gen(7);
+    RecordGenerator gen(7, /*io_kinds=*/true);
     for (int i = 0; i < 5000; ++i) {
         const auto bytes = encode(gen.next());
         EXPECT_EQ(encode(decode_all(bytes)), bytes);
@@ -155,15 +211,37 @@ TEST(RecordCodec, EncoderRejectsInvalidRecords) {
     r.space = static_cast<MemSpace>(4);
     EXPECT_THROW(encode_record(r, out), TraceError);
     r.space = MemSpace::Global;
-    r.kind = static_cast<RecordKind>(6);
+    r.kind = static_cast<RecordKind>(kRecordKinds);
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    // An I/O request of 0 bytes or more than 1 GiB per lane, a phase of no time.
+    r.kind = RecordKind::IoSubmit;
+    r.io_bytes = 0;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.io_bytes = kMaxIoBytes + 1;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.kind = RecordKind::Phase;
+    r.duration_ps = 0;
+    EXPECT_THROW(encode_record(r, out), TraceError);
+    r.duration_ps = kMaxPhasePs + 1;
     EXPECT_THROW(encode_record(r, out), TraceError);
     EXPECT_TRUE(out.empty()) << "a rejected record must not leave bytes behind";
 }
 
 TEST(RecordCodec, DecoderRejectsMalformedBytes) {
-    // Bad kinds 6 and 7.
-    expect_malformed({0x06, 0x00});
-    expect_malformed({0x07, 0x00});
+    // Extended kind 7 with sub-kinds 2 and 3 (bits 3-4), and with the strided flag.
+    expect_malformed({0x17, 0x00, 0x00});
+    expect_malformed({0x1f, 0x00, 0x00});
+    expect_malformed({0x47, 0x00, 0x00});
+    // I/O submission with bit 4 of the space field set; of 0 bytes; of 2^30 + 1 bytes
+    // (0x81 0x80 0x80 0x80 0x04); with a tag beyond 32 bits (2^32).
+    expect_malformed({0x16, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00});
+    expect_malformed({0x46, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00});
+    expect_malformed({0x46, 0x00, 0x81, 0x80, 0x80, 0x80, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00});
+    expect_malformed({0x46, 0x00, 0x01, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00, 0x00, 0x00, 0x00});
+    // Wait with a tag beyond 32 bits; phase of 0 ps and of 2^50 + 1 ps.
+    expect_malformed({0x07, 0x00, 0x80, 0x80, 0x80, 0x80, 0x10});
+    expect_malformed({0x0f, 0x00, 0x00});
+    expect_malformed({0x0f, 0x00, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02});
     // Space bits on a barrier; strided flag on an exit.
     expect_malformed({0x04 | 0x08, 0x00});
     expect_malformed({0x05 | 0x40, 0x00});
@@ -187,7 +265,7 @@ TEST(RecordCodec, DecoderRejectsMalformedBytes) {
 }
 
 TEST(RecordCodec, EveryStrictPrefixOfARecordIsRejected) {
-    RecordGenerator gen(99);
+    RecordGenerator gen(99, /*io_kinds=*/true);
     for (int i = 0; i < 300; ++i) {
         const auto bytes = encode(gen.next());
         for (size_t n = 0; n < bytes.size(); ++n)

@@ -93,7 +93,8 @@ TEST(TraceSummary, HandComputedSummary) {
     EXPECT_EQ(s.kernels[0].warps, 4u);
     EXPECT_EQ(s.kernels[0].warps_per_cta, 2u);
     EXPECT_EQ(s.kernels[1].records, 2u);
-    EXPECT_EQ(s.records_by_kind, (std::array<uint64_t, 6>{1, 4, 2, 1, 1, 5}));
+    EXPECT_EQ(s.records_by_kind, (std::array<uint64_t, kRecordKinds>{1, 4, 2, 1, 1, 5, 0, 0, 0}));
+    EXPECT_EQ(s.io_read_requests + s.io_write_requests + s.phase_ps, 0u);
     EXPECT_EQ(s.memory_by_space, (std::array<uint64_t, 4>{6, 1, 0, 0}));
     EXPECT_EQ(s.global_loads, 3u);
     EXPECT_EQ(s.global_stores, 2u);
@@ -197,7 +198,7 @@ TEST(TraceSummary, MalformedRecordsAreReportedWithTheirPlace) {
     CtaTrace cta;
     cta.cta_id = 0;
     cta.records = 2;
-    cta.warps = {{0x04, 0x00, 0x07, 0x00}};   // a barrier, then kind 7 (invalid)
+    cta.warps = {{0x04, 0x00, 0x07, 0x00}};   // a barrier, then an io_wait without its tag
     VectorTraceSource t({}, {KernelTrace{k, {cta}}}, "bad-source");
     try {
         summarize(t);
@@ -211,6 +212,73 @@ TEST(TraceSummary, MalformedRecordsAreReportedWithTheirPlace) {
     std::ostringstream out;
     EXPECT_THROW(dump_trace(t, out), TraceError);
     EXPECT_NE(out.str().find("barrier"), std::string::npos) << "records before the bad one are printed";
+}
+
+TEST(TraceSummary, CountsStorageIoAndPhases) {
+    KernelInfo k;
+    k.name = "io";
+    k.block = {32, 1, 1};
+    CtaBuilder b;
+    b.begin(0, k);
+    WarpRecord rd;   // 3 lanes read 4 KiB each
+    rd.kind = RecordKind::IoSubmit;
+    rd.active_mask = 0b1011;
+    rd.io_bytes = 4096;
+    rd.io_tag = 1;
+    rd.io_dest = 0x10000;
+    rd.io_dest_stride = 4096;
+    rd.strided = true;
+    rd.stride = 4096;
+    b.add(0, rd);
+    WarpRecord wr = rd;   // 32 lanes write 512 B each
+    wr.io_write = true;
+    wr.active_mask = kFullWarpMask;
+    wr.io_bytes = 512;
+    b.add(0, wr);
+    WarpRecord wait;
+    wait.kind = RecordKind::IoWait;
+    wait.active_mask = kFullWarpMask;
+    wait.io_tag = 1;
+    b.add(0, wait);
+    WarpRecord phase;
+    phase.kind = RecordKind::Phase;
+    phase.active_mask = kFullWarpMask;
+    phase.duration_ps = 2'500'000;
+    b.add(0, phase);
+    b.add(0, phase);
+    VectorTraceSource t({}, {}, "io-trace");
+    t.add_kernel(k).ctas.push_back(b.finish());
+    const TraceSummary s = summarize(t);
+    // 3 x 4096 = 12288 B read, 32 x 512 = 16384 B written, 2 x 2.5 us of phases.
+    EXPECT_EQ(s.io_read_requests, 3u);
+    EXPECT_EQ(s.io_read_bytes, 12288u);
+    EXPECT_EQ(s.io_write_requests, 32u);
+    EXPECT_EQ(s.io_write_bytes, 16384u);
+    EXPECT_EQ(s.phase_ps, 5'000'000u);
+    EXPECT_EQ(s.records_by_kind, (std::array<uint64_t, kRecordKinds>{0, 0, 0, 0, 0, 1, 2, 1, 2}));
+    EXPECT_EQ(s.instructions, 6u);   // every record but Compute is one instruction
+    EXPECT_EQ(s.line_requests(), 0u) << "I/O is not memory traffic of the SM";
+    std::ostringstream text;
+    print_summary(s, text);
+    EXPECT_NE(text.str().find("records by kind        compute 0, load 0, store 0, atomic 0, barrier 0, exit 1, "
+                              "io_submit 2, io_wait 1, phase 2\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_NE(text.str().find("storage I/O            read requests 3, 12288 B (0.01 MiB); write requests 32, "
+                              "16384 B (0.02 MiB)\n"),
+              std::string::npos)
+        << text.str();
+    EXPECT_EQ(summary_to_json(s)["storage_io"]["write_bytes"], 16384);
+
+    t.rewind();
+    std::ostringstream dump;
+    dump_trace(t, dump);
+    EXPECT_NE(dump.str().find("io_submit mask 0000000b read bytes 4096 tag 1 dest 0x10000 dest_stride 4096 "
+                              "strided base 0x0 stride 4096\n"),
+              std::string::npos)
+        << dump.str();
+    EXPECT_NE(dump.str().find("io_wait mask ffffffff tag 1\n"), std::string::npos) << dump.str();
+    EXPECT_NE(dump.str().find("phase mask ffffffff duration 2500000 ps\n"), std::string::npos) << dump.str();
 }
 
 TEST(TraceDump, ListsEveryRecord) {

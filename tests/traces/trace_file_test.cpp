@@ -148,7 +148,7 @@ TEST(TraceFile, RandomTraceRoundTrips) {
 
 TEST(TraceFile, RecordsDecodeToWhatWasAdded) {
     // Independent of the builder: compare decoded records with the generator's output.
-    RecordGenerator gen(3), replay(3);
+    RecordGenerator gen(3, /*io_kinds=*/true), replay(3, /*io_kinds=*/true);
     KernelInfo info;
     info.name = "k";
     info.block = {64, 1, 1};
@@ -181,6 +181,50 @@ TEST(TraceFile, RecordsDecodeToWhatWasAdded) {
     }
     EXPECT_FALSE(reader->next_cta(cta));
     EXPECT_FALSE(reader->next_kernel(k));
+    std::remove(path.c_str());
+}
+
+// The format version is the u32 after the magic; the stream checksum does not cover it.
+void set_format_version(const std::string& path, uint32_t version) {
+    auto bytes = file_bytes(path);
+    for (int i = 0; i < 4; ++i) bytes[8 + i] = static_cast<uint8_t>(version >> (8 * i));
+    put_file(path, bytes);
+}
+
+TEST(TraceFile, VersionTwoFilesAreReadButCannotHoldIoRecords) {
+    KernelInfo info;
+    info.name = "k";
+    info.block = {32, 1, 1};
+    WarpRecord load;
+    load.kind = RecordKind::Load;
+    load.active_mask = kFullWarpMask;
+    load.access_size = 4;
+    load.strided = true;
+    load.base = 0x1000;
+    load.stride = 4;
+    const std::string path = temp_path("ztr");
+    write_one_cta(path, {}, info, [&](TraceWriter& w) { w.add(0, load); });
+    EXPECT_EQ(file_bytes(path)[8], kTraceFormatVersion);
+    set_format_version(path, 2);
+    CtaTrace cta;
+    EXPECT_NO_THROW(open_first_cta(path, cta)) << "a version 2 trace without I/O records still reads";
+
+    WarpRecord wait;
+    wait.kind = RecordKind::IoWait;
+    wait.active_mask = kFullWarpMask;
+    wait.io_tag = 1;
+    write_one_cta(path, {}, info, [&](TraceWriter& w) {
+        w.add(0, load);
+        w.add(0, wait);
+    });
+    EXPECT_NO_THROW(open_first_cta(path, cta));
+    set_format_version(path, 2);
+    try {
+        open_first_cta(path, cta);
+        ADD_FAILURE() << "a version 2 trace holding an io_wait record was accepted";
+    } catch (const TraceError& e) {
+        EXPECT_NE(std::string(e.what()).find("format version 2 does not have"), std::string::npos) << e.what();
+    }
     std::remove(path.c_str());
 }
 

@@ -36,20 +36,33 @@ inline std::string temp_path(const std::string& suffix) {
 // extreme values (pc and addresses near 2^64, compute up to 2^32 - 1).
 class RecordGenerator {
 public:
-    explicit RecordGenerator(uint64_t seed) : rng_(seed) {}
+    // With `io_kinds`, IoSubmit, IoWait and Phase records are produced too.
+    explicit RecordGenerator(uint64_t seed, bool io_kinds = false) : rng_(seed), io_kinds_(io_kinds) {}
 
     WarpRecord next() {
         WarpRecord r;
-        r.kind = static_cast<RecordKind>(pick(6));
+        r.kind = static_cast<RecordKind>(pick(io_kinds_ ? kRecordKinds : 6));
         r.pc = wide();
         r.active_mask = pick(3) == 0 ? kFullWarpMask : static_cast<uint32_t>(rng_());
         if (pick(8) == 0) r.active_mask = pick(2) ? 0u : 1u << pick(32);
         r.compute = pick(3) == 0 ? 0 : static_cast<uint32_t>(pick(4) == 0 ? rng_() : pick(100));
         if (r.kind == RecordKind::Compute && r.compute == 0) r.compute = 1 + static_cast<uint32_t>(pick(50));
-        if (!r.is_memory()) return r;
-        r.space = static_cast<MemSpace>(pick(4));
-        static constexpr uint8_t kSizes[] = {1, 2, 4, 8, 16};
-        r.access_size = kSizes[pick(5)];
+        if (r.kind == RecordKind::IoWait) r.io_tag = static_cast<uint32_t>(pick(2) ? pick(8) : rng_());
+        if (r.kind == RecordKind::Phase) r.duration_ps = 1 + (pick(2) ? pick(1'000'000) : pick(kMaxPhasePs));
+        if (r.kind == RecordKind::IoSubmit) {
+            static constexpr uint32_t kBytes[] = {512, 4096, 131072, kMaxIoBytes};
+            r.io_write = pick(2) == 0;
+            r.io_bytes = pick(4) == 0 ? 1 + static_cast<uint32_t>(pick(kMaxIoBytes)) : kBytes[pick(4)];
+            r.io_tag = static_cast<uint32_t>(pick(2) ? pick(8) : rng_());
+            r.io_dest = wide();
+            r.io_dest_stride = pick(4) == 0 ? static_cast<int64_t>(rng_()) : static_cast<int64_t>(r.io_bytes);
+        }
+        if (!r.has_lane_addresses()) return r;
+        if (r.is_memory()) {
+            r.space = static_cast<MemSpace>(pick(4));
+            static constexpr uint8_t kSizes[] = {1, 2, 4, 8, 16};
+            r.access_size = kSizes[pick(5)];
+        }
         r.strided = pick(2) == 0;
         if (r.strided) {
             r.base = wide();
@@ -79,6 +92,7 @@ private:
         }
     }
     std::mt19937_64 rng_;
+    bool io_kinds_ = false;
 };
 
 }  // namespace zng::trace::testing

@@ -108,6 +108,10 @@ Totals totals_of(const std::vector<DecodedKernel>& kernels) {
                         case trace::RecordKind::Barrier: ++t.barriers; break;
                         case trace::RecordKind::Exit: ++t.exits; break;
                         case trace::RecordKind::Compute: ++t.compute_records; break;
+                        case trace::RecordKind::IoSubmit:
+                        case trace::RecordKind::IoWait:
+                        case trace::RecordKind::Phase:
+                            throw std::logic_error("importers make no I/O or phase records");
                     }
                 }
             }
