@@ -10,6 +10,7 @@
 #include "storage/ssd/calibrated_ssd_device.hpp"
 #include "storage/ssd/firmware_ssd_device.hpp"
 #include "storage/ssd/ssd_array.hpp"
+#include "storage/storage_system.hpp"
 
 namespace zng::storage {
 
@@ -28,6 +29,7 @@ void register_storage_components() {
                               return std::make_unique<HeteroHostTranslator>(sim, p, ctx);
                           });
     // Components built by the platforms that use them, catalogued here.
+    StorageSystem::schema();
     SsdArraySettings::schema();
     NvmeSettings::schema();
     PcieTopologySettings::schema();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/config/registry.hpp"
+#include "sim/core/errors.hpp"
 
 namespace zng::storage {
 namespace {
@@ -85,9 +86,12 @@ HostCpuSettings HostCpuSettings::read(const Params& p) {
     return s;
 }
 
-HostCpu::HostCpu(const HostCpuSettings& s)
-    : free_at_(s.cores - std::min(s.polling_threads, s.cores - 1), 0), cost_(s.command_cost()),
-      poll_interval_(s.poll_interval) {}
+HostCpu::HostCpu(const HostCpuSettings& s) : cost_(s.command_cost()), poll_interval_(s.poll_interval) {
+    if (s.cores == 0 || s.polling_threads >= s.cores)
+        throw SimError("host CPU: " + std::to_string(s.cores) + " cores leave none to issue I/O beside " +
+                       std::to_string(s.polling_threads) + " polling threads");
+    free_at_.assign(s.cores - s.polling_threads, 0);
+}
 
 Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands) {
     Tick& free = free_at_.at(core);

@@ -12,30 +12,23 @@
 #include "storage/register.hpp"
 #include "storage/ssd/calibrated_ssd_device.hpp"
 #include "storage/ssd/ssd_array.hpp"
+#include "storage/storage_system.hpp"
 
 namespace zng::storage::test {
 namespace {
 
-// A `storage:` section with {array, pcie, host_cpu, gpu_dma}, built in one simulator.
+// A `storage:` section built as a platform would.
 struct StorageFromConfig {
     explicit StorageFromConfig(const ConfigNode& root) {
         register_storage_components();
-        const ConfigNode* st = root.find("storage");
-        const ConfigNode* array_node = st ? st->find("array") : nullptr;
-        const Params ap(array_node, SsdArraySettings::schema(), "storage.array");
-        const Params pp(st ? st->find("pcie") : nullptr, PcieTopologySettings::schema(), "storage.pcie");
-        const Params hp(st ? st->find("host_cpu") : nullptr, HostCpuSettings::schema(), "storage.host_cpu");
-        const Params dp(st ? st->find("gpu_dma") : nullptr, GpuDmaPortSettings::schema(), "storage.gpu_dma");
-        dma = std::make_unique<GpuDmaPort>(GpuDmaPortSettings::read(dp));
-        pcie = std::make_unique<PcieTopology>(PcieTopologySettings::read(pp, SsdArraySettings::read(ap).ssds), *dma);
-        host = std::make_unique<HostCpu>(HostCpuSettings::read(hp));
-        array = SsdArray::create(sim, ap, "storage", *pcie);
+        system = std::make_unique<StorageSystem>(sim, root.find("storage"), "storage", "storage");
+        array = &system->array();
+        pcie = &system->pcie();
     }
     Simulator sim;
-    std::unique_ptr<GpuDmaPort> dma;
-    std::unique_ptr<PcieTopology> pcie;
-    std::unique_ptr<HostCpu> host;
-    std::unique_ptr<SsdArray> array;
+    std::unique_ptr<StorageSystem> system;
+    SsdArray* array;
+    PcieTopology* pcie;
 };
 
 ConfigNode fragment(const std::string& name, const std::string& extra = "") {
@@ -118,6 +111,27 @@ TEST(StorageConfig, BadValuesAreErrorsNamingTheKey) {
     expect_error_naming("storage: {host_cpu: {cores: 2, polling_threads: 2}}\n", "storage.host_cpu.polling_threads");
     expect_error_naming("storage: {gpu_dma: {bandwidth: -1GB/s}}\n", "storage.gpu_dma.bandwidth");
     expect_error_naming("storage: {array: {ssd: {unknown_knob: 1}}}\n", "unknown_knob");
+    expect_error_naming("storage: {arrays: {}}\n", "arrays");
+}
+
+TEST(StorageConfig, RegisteredStatisticsFollowTheComponents) {
+    // One 4 KiB read through a bounce buffer on 2 default (P5510) SSDs.
+    StorageFromConfig s(parse_config_text("storage: {array: {ssds: 2}, pcie: {route: host_bounce}}\n", "t.yaml"));
+    s.system->register_stats(s.sim.stats(), "storage");
+    IoRequest r;
+    r.ssd = 1;
+    r.bytes = 4096;
+    s.array->submit(std::move(r));
+    s.sim.run();
+    EXPECT_EQ(s.sim.stats().value("storage.ssd0.commands"), 0.0);
+    EXPECT_EQ(s.sim.stats().value("storage.ssd1.commands"), 1.0);
+    EXPECT_EQ(s.sim.stats().value("storage.ssd1.bytes_read"), 4096.0);
+    // The bounce: written into host DRAM by the DMA, read out by the copy.
+    EXPECT_EQ(s.sim.stats().value("storage.pcie.host_memory_bytes_written"), 4096.0);
+    EXPECT_EQ(s.sim.stats().value("storage.pcie.host_memory_bytes_read"), 4096.0);
+    EXPECT_EQ(s.sim.stats().value("storage.gpu_dma.bytes_written"), 4096.0);
+    // Default GPU link: 21 GB/s (seed 000) carries 4096 B in 4096 / 20.9999e9 s.
+    EXPECT_NEAR(s.sim.stats().value("storage.pcie.gpu_link_down_busy"), 4096 / 20.9999e9 * 1e12, 2.0);
 }
 
 }  // namespace
