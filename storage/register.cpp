@@ -30,6 +30,7 @@ void register_storage_components() {
                           });
     // Components built by the platforms that use them, catalogued here.
     StorageSystem::schema();
+    HeteroHostSsd::schema();
     SsdArraySettings::schema();
     NvmeSettings::schema();
     PcieTopologySettings::schema();

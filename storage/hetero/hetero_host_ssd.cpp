@@ -1,5 +1,7 @@
 #include "storage/hetero/hetero_host_ssd.hpp"
 
+#include "sim/config/registry.hpp"
+
 namespace zng::storage {
 namespace {
 using namespace param_kind;
@@ -45,7 +47,8 @@ std::unique_ptr<SsdDevice> make_device(Simulator& sim, const Params& p, const st
 }  // namespace
 
 const ComponentSchema& HeteroHostSsd::schema() {
-    static const ComponentSchema s = [] {
+    // Catalogued: `config describe` lists the keys of hetero_host's `ssd:` section.
+    static const CataloguedSchema s{[] {
         ComponentSchema c;
         c.slot = "hetero_ssd";
         c.name = "nvme";
@@ -55,8 +58,8 @@ const ComponentSchema& HeteroHostSsd::schema() {
         for (const ParamSpec& p : kLink.specs()) c.params.push_back(p);
         for (const ParamSpec& p : FirmwareSsdDevice::params()) c.params.push_back(p);
         return c;
-    }();
-    return s;
+    }()};
+    return s.schema;
 }
 
 HeteroHostSsd::HeteroHostSsd(Simulator& sim, const ConfigNode* section, const std::string& path,
