@@ -6,6 +6,7 @@ namespace zng::storage {
 namespace {
 using namespace param_kind;
 // Intel P5510 and Samsung 990 Pro are both PCIe 4.0 x4 drives (product specifications).
+// Link latencies (500 ns, DMA set-up and flight) are assumptions.
 const PcieLinkParams kSsdLink("ssd_link_", "each SSD's link (PCIe 4.0 x4: P5510, 990 Pro)", 4, "16GT/s", "500ns");
 // Seed 000 IV-B: "The measured peak PCIe bandwidth (21 GB/s) is lower than the
 // theoretical value (32 GB/s)" on the A100's PCIe Gen4 x16: 16 x 16 GT/s x 128/130 / 8

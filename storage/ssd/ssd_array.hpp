@@ -8,6 +8,7 @@
 // Back-pressure: can_submit(r) says whether every SSD r touches has room on queue pair
 // r.queue for its pieces; on_room is called when any completion frees a slot.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>

@@ -1,5 +1,5 @@
 // A storage path small enough to compute by hand: calibrated SSDs behind NVMe queues,
-// PCIe links with round rates (8 GT/s x 8b10b: 1 GB/s per lane, exactly), a GPU DMA
+// PCIe links with round rates (8 GT/s x 8b10b: 0.8 GB/s per lane, exactly), a GPU DMA
 // port, all built from settings structs (the config path has its own tests).
 #pragma once
 #include <memory>
