@@ -9,7 +9,7 @@
 #   lib/cmake/zngsim/           the package: find_package(zngsim) gives zngsim::<library>
 include(CMakePackageConfigHelpers)
 
-set(ZNG_EXPORTED_LIBRARIES sim traces workloads trace_importers flash_model memory mmu_ftl gpu_model zngsim_app)
+set(ZNG_EXPORTED_LIBRARIES sim traces workloads trace_importers flash_model memory mmu_ftl storage gpu_model zngsim_app)
 set(ZNG_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/zngsim)
 set(ZNG_DATA_DIR ${CMAKE_INSTALL_DATADIR}/zngsim)
 
@@ -24,7 +24,7 @@ install(TARGETS zngsim ${ZNG_EXPORTED_LIBRARIES}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Headers keep their source paths: code includes "sim/config/params.hpp" either way.
-foreach(dir sim traces flash_model memory mmu_ftl gpu_model)
+foreach(dir sim traces flash_model memory mmu_ftl storage gpu_model)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

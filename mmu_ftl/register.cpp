@@ -1,7 +1,6 @@
 #include "mmu_ftl/register.hpp"
 
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
@@ -13,10 +12,6 @@ void register_mmu_ftl_components() {
     translator_slot().add(ZngDbmtTranslator::schema(),
                           [](const Params& p, Simulator& sim, const TranslatorContext& ctx) {
                               return std::make_unique<ZngDbmtTranslator>(sim, p, ctx);
-                          });
-    translator_slot().add(HeteroHostTranslator::schema(),
-                          [](const Params& p, Simulator& sim, const TranslatorContext& ctx) {
-                              return std::make_unique<HeteroHostTranslator>(sim, p, ctx);
                           });
     memory_backend_slot().add(HybridGpuBackend::schema(),
                               [](const Params& p, Simulator& sim, const BackendContext& ctx) {

@@ -1,6 +1,7 @@
-// Registers every mmu_ftl component implementation in its slot: the translators
-// (zng_dbmt, hetero_host), the memory back end (hybridgpu) and the wear-levelling
-// policies. Safe to call more than once.
+// Registers every mmu_ftl component implementation in its slot: the translator
+// (zng_dbmt), the memory back ends (hybridgpu, hetero_gpu_memory) and the
+// wear-levelling policies. Safe to call more than once. (Hetero's hetero_host
+// translator is registered by storage/register.hpp.)
 #pragma once
 
 namespace zng::ftl {

@@ -6,6 +6,7 @@
 #include "mmu_ftl/register.hpp"
 #include "sim/app/cli_common.hpp"
 #include "sim/app/platform.hpp"
+#include "storage/register.hpp"
 
 namespace zng::cli {
 
@@ -14,6 +15,7 @@ void register_all_components() {
     memory::register_gpu_memory_components();
     register_flash_model_components();
     ftl::register_mmu_ftl_components();
+    storage::register_storage_components();
     register_platform_schemas();
 }
 

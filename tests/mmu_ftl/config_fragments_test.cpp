@@ -5,11 +5,12 @@
 #include <fstream>
 
 #include "flash_model/register.hpp"
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
+#include "storage/hetero/hetero_host_translator.hpp"
+#include "storage/register.hpp"
 
 namespace zng::ftl::test {
 namespace {
@@ -52,13 +53,14 @@ TEST(ConfigFragments, HybridGpuBuilds) {
 TEST(ConfigFragments, HeteroZssdAndTlcBuild) {
     register_flash_model_components();
     register_mmu_ftl_components();
+    storage::register_storage_components();
     for (auto frags : {std::vector<std::string>{"hetero_host.yaml"},
                        std::vector<std::string>{"hetero_host.yaml", "hetero_tlc_ssd.yaml"}}) {
         ConfigNode root = load_with(frags);
         Simulator sim;
         TranslatorContext ctx{&root};
         auto t = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, ctx);
-        auto* h = dynamic_cast<HeteroHostTranslator*>(t.get());
+        auto* h = dynamic_cast<storage::HeteroHostTranslator*>(t.get());
         ASSERT_NE(h, nullptr);
         EXPECT_EQ(h->gpu_memory_bytes(), 1536ull << 20);
         // PCIe 2.0 x16: 16 x 5 GT/s x 0.8 / 8 = 8 GB/s.

@@ -10,11 +10,12 @@
 #include "gpu_model/register.hpp"
 #include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "mmu_ftl/ssd/hybridgpu_backend.hpp"
 #include "mmu_ftl/zng/zng_dbmt_translator.hpp"
 #include "sim/config/config_node.hpp"
+#include "storage/hetero/hetero_host_translator.hpp"
+#include "storage/register.hpp"
 
 namespace zng::ftl::test {
 namespace {
@@ -26,6 +27,7 @@ struct PlatformParts {
         memory::register_gpu_memory_components();
         register_flash_model_components();
         register_mmu_ftl_components();
+        storage::register_storage_components();
         TranslatorContext tctx{&root};
         translator = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, tctx);
         BackendContext bctx;
@@ -79,7 +81,7 @@ TEST(PlatformConfigs, HybridGpuAddressSpaceIsTheSsdCapacity) {
 TEST(PlatformConfigs, HeteroGpuMemoryIsTheGddr5FragmentWithTheGtx580Capacity) {
     PlatformParts p("hetero");
     EXPECT_EQ(p.at("platform.name"), "hetero");
-    auto* host = dynamic_cast<HeteroHostTranslator*>(p.translator.get());
+    auto* host = dynamic_cast<storage::HeteroHostTranslator*>(p.translator.get());
     auto* mem = dynamic_cast<HeteroGpuMemory*>(p.memory.get());
     ASSERT_NE(host, nullptr);
     ASSERT_NE(mem, nullptr);

@@ -7,10 +7,11 @@
 
 #include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
 #include "mmu_ftl/register.hpp"
 #include "sim/config/config_node.hpp"
 #include "support/port_requester.hpp"
+#include "storage/hetero/hetero_host_translator.hpp"
+#include "storage/register.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
 namespace zng::ftl::test {
@@ -31,11 +32,12 @@ struct WrappedRig {
         : root(parse_config_text(yaml, "hetero.yaml")),
           ssd_flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
         register_mmu_ftl_components();
+        storage::register_storage_components();
         memory::register_gpu_memory_components();
         if (hetero_translator) {
-            Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
+            Params p(root.find("translation"), storage::HeteroHostTranslator::schema(), "translation");
             TranslatorContext tctx{&root};
-            host = std::make_unique<HeteroHostTranslator>(sim, p, tctx, &ssd_flash);
+            host = std::make_unique<storage::HeteroHostTranslator>(sim, p, tctx, &ssd_flash);
         }
         BackendContext ctx;
         ctx.root = &root;
@@ -53,7 +55,7 @@ struct WrappedRig {
     Simulator sim;
     ConfigNode root;
     TestFlash ssd_flash;
-    std::unique_ptr<HeteroHostTranslator> host;
+    std::unique_ptr<storage::HeteroHostTranslator> host;
     std::unique_ptr<MemoryBackend> memory;
 };
 

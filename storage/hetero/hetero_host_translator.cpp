@@ -1,10 +1,12 @@
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
+#include "storage/hetero/hetero_host_translator.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace zng::ftl {
+namespace zng::storage {
+using ftl::LruPageCache;
+
 namespace {
 using namespace param_kind;
 const auto kPageSize =
@@ -58,10 +60,8 @@ HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, cons
       writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD", "pages")),
       fault_latency_(sim.stats().average("translation.fault_latency", "fault raised to page usable", "ns")) {
     if (page_size_ & (page_size_ - 1)) p.fail(kPageSize.key(), "must be a power of two");
-    PcieLinkSpec link = kPcie.read(p);
-    h2d_.configure(link.bytes_per_second(), link.latency);
-    d2h_.configure(link.bytes_per_second(), link.latency);
-    ssd_ = std::make_unique<NvmeSsd>(sim, p[kSsd], p.path() + "." + kSsd.key(), "translation.ssd", ssd_flash);
+    ssd_ = std::make_unique<HeteroHostSsd>(sim, p[kSsd], p.path() + "." + kSsd.key(), "translation.ssd", kPcie.read(p),
+                                           ssd_flash);
     if (page_size_ % ssd_->page_size() != 0)
         p.fail(kPageSize.key(), fmt::format("{} B is not a multiple of the SSD's {} B flash page", page_size_,
                                         ssd_->page_size()));
@@ -148,8 +148,8 @@ bool HeteroHostTranslator::take_frame(uint32_t f, Tick at) {
         if (shootdown_) shootdown_(static_cast<uint16_t>(vk >> 48), vk & ((uint64_t{1} << 48) - 1));
         if (frames_.dirty(v)) {
             ++writebacks_;
-            ft.frame_free = d2h_.transfer(at, page_size_);
-            ssd_->write(ssd_address(vk), page_size_, [] {});
+            ft.frame_free = ssd_->gpu_to_host(at, page_size_);
+            ssd_->write(ssd_address(vk), page_size_, nullptr);
         }
         frames_.erase(v);
     }
@@ -171,9 +171,9 @@ uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
 }
 
 void HeteroHostTranslator::ssd_read(uint32_t f) {
-    ssd_->read(ssd_address(faults_v_[f].key), page_size_, [this, f] {
+    ssd_->read(ssd_address(faults_v_[f].key), page_size_, [this, f](IoRequest&) {
         Fault& ft = faults_v_[f];
-        copied_.push(f, h2d_.transfer(std::max(sim_.now(), ft.frame_free), page_size_));
+        copied_.push(f, ssd_->host_to_gpu(std::max(sim_.now(), ft.frame_free), page_size_));
     });
 }
 
@@ -199,4 +199,4 @@ void HeteroHostTranslator::install(uint32_t f) {
     for (auto& d : waiters) d(ppn);
 }
 
-}  // namespace zng::ftl
+}  // namespace zng::storage

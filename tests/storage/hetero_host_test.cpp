@@ -3,12 +3,14 @@
 // GPU memory evicts the least recently used page and writes it back when dirty.
 #include <gtest/gtest.h>
 
-#include "mmu_ftl/hetero/hetero_host_translator.hpp"
-#include "mmu_ftl/register.hpp"
 #include "sim/config/config_node.hpp"
+#include "storage/hetero/hetero_host_translator.hpp"
+#include "storage/register.hpp"
 #include "tests/mmu_ftl/test_flash.hpp"
 
-namespace zng::ftl::test {
+namespace zng::storage::test {
+using ftl::test::small_ssd_geometry;
+using ftl::test::TestFlash;
 namespace {
 
 struct HeteroRig {
@@ -16,7 +18,7 @@ struct HeteroRig {
     explicit HeteroRig(const std::string& opts = "fault_batch_size: 1, fault_batch_window: 0ns")
         : root(parse_config_text("translation: {type: hetero_host, " + opts + "}\n", "hetero.yaml")),
           flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
-        register_mmu_ftl_components();
+        register_storage_components();
         Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
         TranslatorContext ctx{&root};
         host = std::make_unique<HeteroHostTranslator>(sim, p, ctx, &flash);
@@ -45,12 +47,12 @@ struct HeteroRig {
 // The NVMe SSD read on its own, measured in a separate simulation (an independent
 // measurement of the term the fault must contain).
 Tick lone_ssd_read() {
-    register_mmu_ftl_components();
+    register_storage_components();
     Simulator sim;
     TestFlash flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond);
-    NvmeSsd ssd(sim, nullptr, "ssd", "ssd", &flash);
+    HeteroHostSsd ssd(sim, nullptr, "ssd", "ssd", PcieLinkSpec{}, &flash);
     Tick at = 0;
-    ssd.read(0, 4096, [&] { at = sim.now(); });
+    ssd.read(0, 4096, [&](IoRequest&) { at = sim.now(); });
     sim.run();
     return at;
 }
@@ -119,4 +121,4 @@ TEST(HeteroHost, FullGpuMemoryEvictsLeastRecentlyUsedAndWritesBackDirty) {
 }
 
 }  // namespace
-}  // namespace zng::ftl::test
+}  // namespace zng::storage::test

@@ -4,6 +4,8 @@
 // window (up to a batch size) raise one interrupt to the host, which pays its handling
 // latency, reads each page from the NVMe SSD (its own controller, FTL and channels,
 // then its link to host memory) and copies it over the GPU's PCIe link into a frame.
+// The SSD and both links are the storage components (HeteroHostSsd: one SSD, the
+// firmware device model).
 // When GPU memory is full the least recently used page is evicted: its TLB entries are
 // shot down and, if dirty, it is copied back over PCIe and written to the SSD. The
 // LRU order follows translations; whoever sees the GPU-memory traffic (the platform's
@@ -14,13 +16,12 @@
 #include <vector>
 
 #include "mmu_ftl/common/lru_page_cache.hpp"
-#include "mmu_ftl/hetero/nvme_ssd.hpp"
-#include "mmu_ftl/hetero/pcie_link.hpp"
 #include "sim/core/hash_map.hpp"
 #include "sim/mem/address_translator.hpp"
 #include "sim/mem/resident_page_tracker.hpp"
+#include "storage/hetero/hetero_host_ssd.hpp"
 
-namespace zng::ftl {
+namespace zng::storage {
 
 class HeteroHostTranslator final : public AddressTranslator, public ResidentPageTracker {
 public:
@@ -40,9 +41,9 @@ public:
     uint64_t faults() const { return faults_.get(); }
     uint64_t evictions() const { return evictions_.get(); }
     uint64_t writebacks() const { return writebacks_.get(); }
-    const NvmeSsd& ssd() const { return *ssd_; }
+    const HeteroHostSsd& ssd() const { return *ssd_; }
     Tick fault_overhead() const { return interrupt_ + handling_; }
-    const SerialLink& host_to_gpu() const { return h2d_; }
+    const BandwidthServer& host_to_gpu() const { return ssd_->pcie().gpu_link_down(); }
 
 protected:
     void* offered_interface(std::string_view name) override {
@@ -69,9 +70,8 @@ private:
     uint64_t page_size_;
     Tick interrupt_, handling_, window_;
     uint32_t batch_size_;
-    SerialLink h2d_, d2h_;
-    std::unique_ptr<NvmeSsd> ssd_;
-    LruPageCache frames_;          // slot = GPU frame
+    std::unique_ptr<HeteroHostSsd> ssd_;
+    ftl::LruPageCache frames_;          // slot = GPU frame
     GrowingHashMap<uint32_t> pending_{512};    // page key -> fault
     GrowingHashMap<uint32_t> placement_{512};  // page key -> SSD page (data laid out in first-touch order)
     uint64_t ssd_pages_used_ = 0;
@@ -90,4 +90,4 @@ private:
     Average& fault_latency_;
 };
 
-}  // namespace zng::ftl
+}  // namespace zng::storage
