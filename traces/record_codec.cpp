@@ -61,7 +61,7 @@ constexpr bool valid_access_size(uint8_t s) { return s == 1 || s == 2 || s == 4 
 
 // A varint read by `Get`; a truncated or overlong one is a malformed record.
 template <varint::Status (*Get)(const uint8_t*&, const uint8_t*, uint64_t&)>
-inline uint64_t get_checked(const uint8_t*& p, const uint8_t* end, const char* field) {
+[[gnu::always_inline]] inline uint64_t get_checked(const uint8_t*& p, const uint8_t* end, const char* field) {
     uint64_t v;
     const varint::Status st = Get(p, end, v);
     if (st != varint::Status::Ok) [[unlikely]]
@@ -69,12 +69,12 @@ inline uint64_t get_checked(const uint8_t*& p, const uint8_t* end, const char* f
     return v;
 }
 
-inline uint64_t get_varint(const uint8_t*& p, const uint8_t* end, const char* field) {
+[[gnu::always_inline]] inline uint64_t get_varint(const uint8_t*& p, const uint8_t* end, const char* field) {
     return get_checked<varint::get>(p, end, field);
 }
 
 // For addresses and their deltas, whose byte lengths vary from lane to lane.
-inline uint64_t get_wide_varint(const uint8_t*& p, const uint8_t* end, const char* field) {
+[[gnu::always_inline]] inline uint64_t get_wide_varint(const uint8_t*& p, const uint8_t* end, const char* field) {
     return get_checked<varint::get_wide>(p, end, field);
 }
 
