@@ -147,3 +147,30 @@ TEST(GpuFragment, LoadsAndBuildsTableOne) {
 
 }  // namespace
 }  // namespace zng::gpu::testing
+
+namespace zng::gpu::testing {
+namespace {
+
+TEST(GpuFragment, LoadsAndBuildsTheA100) {
+    // The A100 fragment overrides the Table I one it includes; the geometry follows from
+    // its values: L2 40 MiB / 80 slices / 16 ways / 128 B = 256 sets per slice, L1D
+    // 128 KiB / 8 ways / 128 B = 128 sets.
+    register_gpu_model_components();
+    ConfigNode root = load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/fragments/gpu_a100.yaml");
+    Simulator sim;
+    FirstTouchTranslator t(4096, 0);
+    std::vector<AppSpec> apps;
+    apps.push_back({"a", std::make_unique<trace::VectorTraceSource>(), {}});
+    Gpu g(sim, root.find("gpu"), t, std::move(apps));
+    EXPECT_EQ(g.num_sms(), 108u);
+    EXPECT_EQ(g.l2_banks(), 80u);
+    EXPECT_EQ(g.l2().config().sets_per_bank(), 256u);
+    EXPECT_EQ(g.clock().frequency_hz(), 1'410'000'000u);
+    EXPECT_EQ(g.sm(107).l1d().tags().sets(), 128u);
+    EXPECT_EQ(g.sm(107).l1d().tags().ways(), 8u);
+    // Values the fragment does not set keep Table I's: the L2 line and read latency.
+    EXPECT_EQ(g.line_size(), 128u);
+}
+
+}  // namespace
+}  // namespace zng::gpu::testing
