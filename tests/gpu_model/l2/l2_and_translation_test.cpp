@@ -127,15 +127,27 @@ TEST(FirstTouch, ConfiguredThroughTheTranslationSlot) {
 namespace zng::gpu::testing {
 namespace {
 
+// A GPU built from the `gpu:` section of a shipped fragment, with one empty application.
+struct FragmentGpu {
+    explicit FragmentGpu(const std::string& fragment)
+        : root((register_gpu_model_components(),
+                load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/fragments/" + fragment))),
+          gpu(sim, root.find("gpu"), translator, one_empty_app()) {}
+    static std::vector<AppSpec> one_empty_app() {
+        std::vector<AppSpec> apps;
+        apps.push_back({"a", std::make_unique<trace::VectorTraceSource>(), {}});
+        return apps;
+    }
+    ConfigNode root;
+    Simulator sim;
+    FirstTouchTranslator translator{4096, 0};
+    Gpu gpu;
+};
+
 TEST(GpuFragment, LoadsAndBuildsTableOne) {
     // The shipped fragment must configure a GPU that matches Table I.
-    register_gpu_model_components();
-    ConfigNode root = load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/fragments/gpu.yaml");
-    Simulator sim;
-    FirstTouchTranslator t(4096, 0);
-    std::vector<AppSpec> apps;
-    apps.push_back({"a", std::make_unique<trace::VectorTraceSource>(), {}});
-    Gpu g(sim, root.find("gpu"), t, std::move(apps));
+    FragmentGpu f("gpu.yaml");
+    Gpu& g = f.gpu;
     EXPECT_EQ(g.num_sms(), 16u);
     EXPECT_EQ(g.l2_banks(), 6u);
     EXPECT_EQ(g.line_size(), 128u);
@@ -145,23 +157,12 @@ TEST(GpuFragment, LoadsAndBuildsTableOne) {
     EXPECT_EQ(g.sm(0).l1d().tags().ways(), 6u);
 }
 
-}  // namespace
-}  // namespace zng::gpu::testing
-
-namespace zng::gpu::testing {
-namespace {
-
 TEST(GpuFragment, LoadsAndBuildsTheA100) {
     // The A100 fragment overrides the Table I one it includes; the geometry follows from
     // its values: L2 40 MiB / 80 slices / 16 ways / 128 B = 256 sets per slice, L1D
     // 128 KiB / 8 ways / 128 B = 128 sets.
-    register_gpu_model_components();
-    ConfigNode root = load_config_file(std::string(ZNG_SOURCE_DIR) + "/configs/fragments/gpu_a100.yaml");
-    Simulator sim;
-    FirstTouchTranslator t(4096, 0);
-    std::vector<AppSpec> apps;
-    apps.push_back({"a", std::make_unique<trace::VectorTraceSource>(), {}});
-    Gpu g(sim, root.find("gpu"), t, std::move(apps));
+    FragmentGpu f("gpu_a100.yaml");
+    Gpu& g = f.gpu;
     EXPECT_EQ(g.num_sms(), 108u);
     EXPECT_EQ(g.l2_banks(), 80u);
     EXPECT_EQ(g.l2().config().sets_per_bank(), 256u);
