@@ -71,7 +71,16 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       mshr_occupancy_(mshr_avg_),
       valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0) {}
 
+bool L1DataCache::refuse(const MemRequest* r, bool on_queue) {
+    refusal_ = Refusal{r, state_epoch_, queue_epoch_, on_queue};
+    refused_ = true;
+    ++reservation_fails_;
+    return false;
+}
+
 bool L1DataCache::access(MemRequest* r) {
+    if (refusal_stands(r)) return refuse(r, refusal_.on_queue);
+    refusal_.r = nullptr;
     const uint64_t line = r->paddr >> line_shift_;
     const uint32_t set = set_of(line);
     const int way = tags_.find(set, line);
@@ -92,7 +101,7 @@ bool L1DataCache::access(MemRequest* r) {
             if (writes_back(*r)) {
                 if (way == TagArray::kMiss) {
                     if (r->local && mshr_.find(line) == MshrTable::kNone) {
-                        if (!allocate_for_store(r, line, set)) break;
+                        if (!allocate_for_store(r, line, set)) return refuse(r, true);
                         ++stores_;
                         lookup_.push(r, done());
                         return true;
@@ -108,10 +117,11 @@ bool L1DataCache::access(MemRequest* r) {
                 l.dirty = true;
                 l.app = r->app;
                 valid_sectors(set, static_cast<uint32_t>(way)) |= r->sector_mask;
+                ++state_epoch_;
                 lookup_.push(r, done());
                 return true;
             }
-            if (queue_full) break;
+            if (queue_full) return refuse(r, true);
             ++stores_;
             if (way != TagArray::kMiss) {
                 ++store_hits_;
@@ -121,12 +131,13 @@ bool L1DataCache::access(MemRequest* r) {
             lookup_.push(r, done());
             return true;
         case MemOp::Atomic:
-            if (queue_full) break;
+            if (queue_full) return refuse(r, true);
             ++atomics_;
             if (way != TagArray::kMiss) {
                 const TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
                 if (l.dirty) writeback(line, l.app);
                 tags_.invalidate(set, static_cast<uint32_t>(way));
+                ++state_epoch_;
             }
             ++outbound_reserved_;
             lookup_.push(r, done());
@@ -134,9 +145,6 @@ bool L1DataCache::access(MemRequest* r) {
         default:
             throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " access from a warp");
     }
-    refused_ = true;
-    ++reservation_fails_;
-    return false;
 }
 
 // Fermi's L1 caches local memory (register spills, per-thread arrays) write-back, while
@@ -156,29 +164,25 @@ bool L1DataCache::allocate_for_store(MemRequest* r, uint64_t line, uint32_t set)
     l.dirty = true;
     l.app = r->app;
     valid_sectors(set, v) = r->sector_mask;
+    ++state_epoch_;
     return true;
 }
 
 bool L1DataCache::miss(MemRequest* r, uint64_t line) {
     int e = mshr_.find(line);
     if (e != MshrTable::kNone) {
-        if (!mshr_.can_merge(e)) {
-            refused_ = true;
-            ++reservation_fails_;
-            return false;
-        }
+        if (!mshr_.can_merge(e)) return refuse(r, false);
         ++merges_;
         mshr_.add_waiter(e, r);
+        ++state_epoch_;
         return true;
     }
-    if (mshr_.full() || outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) {
-        refused_ = true;
-        ++reservation_fails_;
-        return false;
-    }
+    if (mshr_.full()) return refuse(r, false);
+    if (outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) return refuse(r, true);
     ++misses_;
     e = mshr_.allocate(line);
     mshr_.add_waiter(e, r);
+    ++state_epoch_;
     mshr_occupancy_.set(mshr_.in_use(), now());
     MemRequest* f = sim().requests().get();
     f->app = r->app;
@@ -221,6 +225,7 @@ void L1DataCache::try_send() {
     while (!outbound_.empty() && !port_.waiting_retry()) {
         if (!port_.send(outbound_.front())) break;
         outbound_.pop_front();
+        ++queue_epoch_;
     }
     unblock();
 }
@@ -269,6 +274,7 @@ void L1DataCache::fill(MemRequest* f) {
     }
     TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
     valid_sectors(set, static_cast<uint32_t>(way)) = full_sector_mask(cfg_.line);
+    ++state_epoch_;
     const uint32_t n = mshr_.waiters(e);
     for (uint32_t i = 0; i < n; ++i) {
         MemRequest* r = mshr_.waiter(e, i);
@@ -284,6 +290,7 @@ void L1DataCache::fill(MemRequest* f) {
         client_.l1_complete(r);
     }
     mshr_.release(e);
+    ++state_epoch_;
     mshr_occupancy_.set(mshr_.in_use(), now());
     sim().requests().put(f);
     unblock();

@@ -92,6 +92,11 @@ private:
     // local store allocated the line.
     uint32_t& valid_sectors(uint32_t set, uint32_t way) { return valid_sectors_[size_t{set} * cfg_.ways + way]; }
     void unblock();
+    // An access refused for a reason that still holds is refused again without a lookup.
+    bool refusal_stands(const MemRequest* r) const {
+        return r == refusal_.r && refusal_.state == state_epoch_ && (!refusal_.on_queue || refusal_.queue == queue_epoch_);
+    }
+    bool refuse(const MemRequest* r, bool on_queue);
 
     L1Config cfg_;
     L1Client& client_;
@@ -105,6 +110,23 @@ private:
     uint64_t in_flight_ = 0;
     uint64_t requests_sent_ = 0;
     bool refused_ = false;
+    // A refused access waits at the head of its SM's queue and is offered again whenever
+    // the L1 may take one (about two offers in three are refused on a flash-backed run).
+    // Whether it is taken depends only on its line's tags and valid sectors, on the
+    // MSHRs, and (for some refusals) on the room left in the miss queue: state_epoch_
+    // moves whenever the first two change outside an access that is taken, queue_epoch_
+    // whenever the miss queue gains room, so an offer of the same access at unchanged
+    // epochs is refused as before, without touching the request or the tag set. Taking
+    // any access forgets the refusal.
+    struct Refusal {
+        const MemRequest* r = nullptr;
+        uint64_t state = 0;
+        uint64_t queue = 0;
+        bool on_queue = false;  // the miss queue's room was (part of) the reason
+    };
+    Refusal refusal_;
+    uint64_t state_epoch_ = 0;
+    uint64_t queue_epoch_ = 0;
 
     Counter& hits_;
     Counter& misses_;

@@ -1,0 +1,141 @@
+// The L1's refused accesses: an access the L1 cannot take now is refused, counted once
+// per offer, and taken once the reason is gone (an MSHR freed, room in the miss
+// queue). A refusal whose reason still holds is answered without a lookup, which must
+// never refuse an access that a lookup would take.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <vector>
+
+#include "gpu_model/cache/l1_data_cache.hpp"
+#include "sim/core/simulator.hpp"
+#include "support/fixed_latency_backend.hpp"
+
+namespace zng::gpu {
+namespace {
+
+// Keeps refused accesses in order and offers the first again when unblocked, as an SM
+// does.
+struct WaitingClient final : L1Client {
+    void l1_complete(MemRequest* r) override {
+        completed.push_back(r->paddr);
+        completed_at.push_back(l1->sim().now());
+    }
+    void l1_unblocked() override {
+        ++unblocks;
+        while (!waiting.empty() && l1->access(waiting.front())) waiting.pop_front();
+    }
+    void offer(MemRequest* r) {
+        if (!waiting.empty() || !l1->access(r)) waiting.push_back(r);
+    }
+    L1DataCache* l1 = nullptr;
+    std::deque<MemRequest*> waiting;
+    std::vector<uint64_t> completed;
+    std::vector<Tick> completed_at;
+    uint32_t unblocks = 0;
+};
+
+struct L1Rig {
+    explicit L1Rig(L1Config cfg, uint32_t max_outstanding = 0)
+        : memory(sim, clock, 1, 10, max_outstanding), l1(sim, "l1", clock, cfg, client) {
+        client.l1 = &l1;
+        l1.port().bind(memory.port(0));
+    }
+    MemRequest* load(uint64_t paddr) {
+        MemRequest* r = sim.requests().get();
+        r->op = MemOp::Read;
+        r->paddr = paddr;
+        r->size = 32;
+        r->sector_mask = 1;
+        return r;
+    }
+    double fails() { return sim.stats().value("l1.reservation_fails"); }
+
+    Simulator sim;
+    ClockDomain clock{"gpu", 1'000'000'000};  // 1 ns cycles
+    gpu::testing::FixedLatencyBackend memory;
+    WaitingClient client;
+    L1DataCache l1;
+};
+
+TEST(L1Refusal, AFullMshrTableRefusesEveryOfferUntilAFillFreesAnEntry) {
+    L1Config cfg;
+    cfg.mshr_entries = 1;
+    L1Rig rig(cfg);
+    // Line 0 misses and takes the only MSHR; line 1 (paddr 128) finds none free.
+    MemRequest* a = rig.load(0);
+    MemRequest* b = rig.load(128);
+    EXPECT_TRUE(rig.l1.access(a));
+    EXPECT_FALSE(rig.l1.access(b));
+    // Offered twice more with nothing changed: refused each time, each offer counted
+    // (1 + 2 = 3 refusals).
+    EXPECT_FALSE(rig.l1.access(b));
+    EXPECT_FALSE(rig.l1.access(b));
+    EXPECT_EQ(rig.fails(), 3.0);
+    rig.client.waiting.push_back(b);
+    // When a's fill leaves for the memory (cycle 1) the client is unblocked and offers b
+    // again, still without a free MSHR: refusal 4. The fill of line 0 (cycle 11) frees
+    // the MSHR: the client is unblocked a second time, offers b, and b is taken (one
+    // more miss); both loads complete.
+    rig.sim.run();
+    EXPECT_EQ(rig.client.unblocks, 2u);
+    EXPECT_TRUE(rig.client.waiting.empty());
+    EXPECT_EQ(rig.fails(), 4.0);
+    EXPECT_EQ(rig.sim.stats().value("l1.misses"), 2.0);
+    EXPECT_EQ(rig.client.completed, (std::vector<uint64_t>{0, 128}));
+}
+
+TEST(L1Refusal, AnAccessRefusedOnAFullMergeIsTakenOnceItsLineIsFilled) {
+    L1Config cfg;
+    cfg.mshr_merge = 1;
+    L1Rig rig(cfg);
+    // Two loads of line 0: the first misses, the second cannot merge (one waiter per
+    // MSHR) and is refused.
+    MemRequest* a = rig.load(0);
+    MemRequest* b = rig.load(0);
+    EXPECT_TRUE(rig.l1.access(a));
+    EXPECT_FALSE(rig.l1.access(b));
+    EXPECT_FALSE(rig.l1.access(b));
+    EXPECT_EQ(rig.fails(), 2.0);
+    rig.client.waiting.push_back(b);
+    // Offered again when a's fill leaves for the memory, the MSHR still full: refusal
+    // 3. After the fill, b hits the line just installed: 1 miss, 1 hit.
+    rig.sim.run();
+    EXPECT_TRUE(rig.client.waiting.empty());
+    EXPECT_EQ(rig.sim.stats().value("l1.misses"), 1.0);
+    EXPECT_EQ(rig.sim.stats().value("l1.hits"), 1.0);
+    EXPECT_EQ(rig.fails(), 3.0);
+}
+
+TEST(L1Refusal, AnAccessRefusedOnAFullMissQueueIsTakenWhenTheQueueDrains) {
+    L1Config cfg;
+    cfg.miss_queue = 1;
+    // The memory holds one request at a time, so the second fill waits in the L1's
+    // miss queue until the first is answered.
+    L1Rig rig(cfg, 1);
+    MemRequest* a = rig.load(0);
+    MemRequest* b = rig.load(128);
+    MemRequest* c = rig.load(256);
+    rig.client.offer(a);
+    rig.client.offer(b);
+    rig.client.offer(c);
+    // a's fill holds the miss queue's one slot while its lookup runs (until cycle 1), so
+    // b is refused (1) and c waits behind it.
+    EXPECT_EQ(rig.fails(), 1.0);
+    ASSERT_EQ(rig.client.waiting.size(), 2u);
+    rig.sim.run();
+    // Cycle 1: a's fill goes to the memory, the slot frees, b is taken and holds the
+    // slot; c is refused (2). Cycle 2: b's fill is refused by the busy memory and stays
+    // in the queue; the client is unblocked and c refused again (3). Cycle 11: a's fill
+    // returns (a done) and c, offered, still finds the queue full (4); the memory's
+    // retry then sends b's fill, the queue has room, and c is taken; its fill waits in
+    // the queue from cycle 12. Cycle 21: b done, c's fill sent; cycle 31: c done.
+    EXPECT_TRUE(rig.client.waiting.empty());
+    EXPECT_EQ(rig.fails(), 4.0);
+    EXPECT_EQ(rig.sim.stats().value("l1.misses"), 3.0);
+    EXPECT_EQ(rig.client.completed, (std::vector<uint64_t>{0, 128, 256}));
+    EXPECT_EQ(rig.client.completed_at, (std::vector<Tick>{11 * kNanosecond, 21 * kNanosecond, 31 * kNanosecond}));
+}
+
+}  // namespace
+}  // namespace zng::gpu
