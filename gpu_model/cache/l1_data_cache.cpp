@@ -69,7 +69,8 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)", "accesses")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
       mshr_occupancy_(mshr_avg_),
-      valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0) {}
+      valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0),
+      dirty_ways_(cfg.sets(), 0) {}
 
 bool L1DataCache::refuse(const MemRequest* r, bool on_queue) {
     refusal_ = Refusal{r, state_epoch_, queue_epoch_, on_queue};
@@ -113,9 +114,7 @@ bool L1DataCache::access(MemRequest* r) {
                 ++stores_;
                 ++store_hits_;
                 tags_.touch(set, static_cast<uint32_t>(way));
-                TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
-                l.dirty = true;
-                l.app = r->app;
+                mark_dirty(set, static_cast<uint32_t>(way), r->app);
                 valid_sectors(set, static_cast<uint32_t>(way)) |= r->sector_mask;
                 ++state_epoch_;
                 lookup_.push(r, done());
@@ -134,9 +133,10 @@ bool L1DataCache::access(MemRequest* r) {
             if (queue_full) return refuse(r, true);
             ++atomics_;
             if (way != TagArray::kMiss) {
-                const TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
-                if (l.dirty) writeback(line, l.app);
+                if (dirty(set, static_cast<uint32_t>(way)))
+                    writeback(line, tags_.at(set, static_cast<uint32_t>(way)).app);
                 tags_.invalidate(set, static_cast<uint32_t>(way));
+                clear_dirty(set, static_cast<uint32_t>(way));
                 ++state_epoch_;
             }
             ++outbound_reserved_;
@@ -156,13 +156,11 @@ bool L1DataCache::access(MemRequest* r) {
 // other sector fetches the line. The victim, if dirty, is written back first.
 bool L1DataCache::allocate_for_store(MemRequest* r, uint64_t line, uint32_t set) {
     const uint32_t v = tags_.victim(set);
-    const TagLine& old = tags_.at(set, v);
-    const bool dirty_victim = old.valid && old.dirty;
+    const bool dirty_victim = dirty(set, v);
     if (dirty_victim && outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) return false;
-    if (dirty_victim) writeback(old.tag, old.app);
-    TagLine& l = tags_.install(set, v, line);
-    l.dirty = true;
-    l.app = r->app;
+    if (dirty_victim) writeback(tags_.at(set, v).tag, tags_.at(set, v).app);
+    tags_.install(set, v, line);
+    mark_dirty(set, v, r->app);
     valid_sectors(set, v) = r->sector_mask;
     ++state_epoch_;
     return true;
@@ -267,12 +265,11 @@ void L1DataCache::fill(MemRequest* f) {
     int way = tags_.find(set, line);
     if (way == TagArray::kMiss) {
         uint32_t v = tags_.victim(set);
-        const TagLine& old = tags_.at(set, v);
-        if (old.valid && old.dirty) writeback(old.tag, old.app);
+        if (dirty(set, v)) writeback(tags_.at(set, v).tag, tags_.at(set, v).app);
         tags_.install(set, v, line);
+        clear_dirty(set, v);
         way = static_cast<int>(v);
     }
-    TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
     valid_sectors(set, static_cast<uint32_t>(way)) = full_sector_mask(cfg_.line);
     ++state_epoch_;
     const uint32_t n = mshr_.waiters(e);
@@ -283,10 +280,7 @@ void L1DataCache::fill(MemRequest* f) {
             for (int s = static_cast<int>(Stage::L1Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        if (r->op == MemOp::Write) {
-            l.dirty = true;
-            l.app = r->app;
-        }
+        if (r->op == MemOp::Write) mark_dirty(set, static_cast<uint32_t>(way), r->app);
         client_.l1_complete(r);
     }
     mshr_.release(e);

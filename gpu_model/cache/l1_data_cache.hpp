@@ -92,6 +92,12 @@ private:
     // local store allocated the line.
     uint32_t& valid_sectors(uint32_t set, uint32_t way) { return valid_sectors_[size_t{set} * cfg_.ways + way]; }
     void unblock();
+    bool dirty(uint32_t set, uint32_t way) const { return (dirty_ways_[set] >> way) & 1; }
+    void mark_dirty(uint32_t set, uint32_t way, uint16_t app) {
+        dirty_ways_[set] |= uint64_t{1} << way;
+        tags_.at(set, way).app = app;
+    }
+    void clear_dirty(uint32_t set, uint32_t way) { dirty_ways_[set] &= ~(uint64_t{1} << way); }
     // An access refused for a reason that still holds is refused again without a lookup.
     bool refusal_stands(const MemRequest* r) const {
         return r == refusal_.r && refusal_.state == state_epoch_ && (!refusal_.on_queue || refusal_.queue == queue_epoch_);
@@ -139,6 +145,11 @@ private:
     Average& mshr_avg_;
     OccupancyTracker mshr_occupancy_;
     std::vector<uint32_t> valid_sectors_;
+    // Dirty ways of each set (bit w = way w; the L1 keeps no dirty bit in its TagLines).
+    // A fill asks whether its victim is dirty: a few hundred bytes per SM answer from
+    // the host's caches, where the victim's TagLine is rarely there, and the TagLine is
+    // read only to write a dirty line back.
+    std::vector<uint64_t> dirty_ways_;
 };
 
 }  // namespace zng::gpu
