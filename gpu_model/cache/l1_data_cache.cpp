@@ -1,6 +1,7 @@
 #include "gpu_model/cache/l1_data_cache.hpp"
 
 #include <bit>
+#include <cstddef>
 
 #include "gpu_model/common/sector.hpp"
 
@@ -258,8 +259,24 @@ void L1DataCache::recv_response(MemRequest* r, RequestPort&) {
     fill(r);
 }
 
+// Asks the host to start loading the fields of `r` that finishing or retrying it reads
+// (everything before the route slots).
+static void prefetch_request(const MemRequest* r) {
+    constexpr uintptr_t kHostLine = 64;
+    const auto first = reinterpret_cast<uintptr_t>(r);
+    const uintptr_t last = first + offsetof(MemRequest, route) - 1;
+    for (uintptr_t a = first & ~(kHostLine - 1); a <= last; a += kHostLine)
+        __builtin_prefetch(reinterpret_cast<const void*>(a));
+}
+
 void L1DataCache::fill(MemRequest* f) {
     const int e = static_cast<int>(f->tag >> 2);
+    // The accesses this fill answers (their stage stamps are read next), and the access
+    // refused last (offered again once the MSHR is freed), have waited since their miss
+    // or refusal and are rarely still in the host's caches: their loads overlap the
+    // line's installation instead of following it.
+    for (uint32_t i = 0; i < mshr_.waiters(e); ++i) prefetch_request(mshr_.waiter(e, i));
+    if (refusal_.r) prefetch_request(refusal_.r);
     const uint64_t line = mshr_.key(e);
     const uint32_t set = set_of(line);
     int way = tags_.find(set, line);
