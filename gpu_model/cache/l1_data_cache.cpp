@@ -231,6 +231,11 @@ void L1DataCache::try_send() {
 
 void L1DataCache::unblock() {
     if (!refused_) return;
+    if (refusal_.r && refusal_stands(refusal_.r)) {
+        // The client's first offer would be refusal_.r, refused again (see L1Client).
+        refuse(refusal_.r, refusal_.on_queue);
+        return;
+    }
     refused_ = false;
     client_.l1_unblocked();
 }

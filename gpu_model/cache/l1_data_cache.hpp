@@ -50,7 +50,10 @@ public:
     virtual ~L1Client() = default;
     // A warp access is done: load data ready, store/atomic acknowledged.
     virtual void l1_complete(MemRequest* r) = 0;
-    // The L1 refused an access earlier and can take one again.
+    // The L1 refused an access earlier and may take one again. The client offers its
+    // refused accesses again in the order they came, so the first it offers is the one
+    // refused last; while the reason for that refusal holds, the L1 counts that offer as
+    // refused itself and does not call.
     virtual void l1_unblocked() = 0;
 };
 

@@ -28,12 +28,13 @@ TEST(L1Refusal, AFullMshrTableRefusesEveryOfferUntilAFillFreesAnEntry) {
     EXPECT_FALSE(rig.l1.access(b));
     EXPECT_EQ(rig.fails(), 3.0);
     rig.client.waiting.push_back(b);
-    // When a's fill leaves for the memory (cycle 1) the client is unblocked and offers b
-    // again, still without a free MSHR: refusal 4. The fill of line 0 (cycle 11) frees
-    // the MSHR: the client is unblocked a second time, offers b, and b is taken (one
-    // more miss); both loads complete.
+    // When a's fill leaves for the memory (cycle 1) the L1 may take an access again, but
+    // b's reason holds (no MSHR is free): the offer the client would make is counted as
+    // refusal 4 without calling it. The fill of line 0 (cycle 11) frees the MSHR: the
+    // client is unblocked (the only time), offers b, and b is taken (one more miss);
+    // both loads complete.
     rig.sim.run();
-    EXPECT_EQ(rig.client.unblocks, 2u);
+    EXPECT_EQ(rig.client.unblocks, 1u);
     EXPECT_TRUE(rig.client.waiting.empty());
     EXPECT_EQ(rig.fails(), 4.0);
     EXPECT_EQ(rig.sim.stats().value("l1.misses"), 2.0);
@@ -81,7 +82,7 @@ TEST(L1Refusal, AnAccessRefusedOnAFullMissQueueIsTakenWhenTheQueueDrains) {
     rig.sim.run();
     // Cycle 1: a's fill goes to the memory, the slot frees, b is taken and holds the
     // slot; c is refused (2). Cycle 2: b's fill is refused by the busy memory and stays
-    // in the queue; the client is unblocked and c refused again (3). Cycle 11: a's fill
+    // in the queue, so c's reason holds and its offer is counted refused again (3). Cycle 11: a's fill
     // returns (a done) and c, offered, still finds the queue full (4); the memory's
     // retry then sends b's fill, the queue has room, and c is taken; its fill waits in
     // the queue from cycle 12. Cycle 21: b done, c's fill sent; cycle 31: c done.
