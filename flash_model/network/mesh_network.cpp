@@ -197,14 +197,14 @@ void MeshNetwork::try_output(uint32_t out) {
         Tick tail = clock().edge_after(now(), p.flits);
         out_busy_[out] = tail;
         // The tail leaves this router's input buffer when it has crossed the output.
-        events_.push({EvKind::Credit, p.buffer, p.flits}, tail);
         if (link) {
+            events_.push({EvKind::Credit, p.buffer, p.flits}, tail);
             credits_[next_buf] -= p.flits;
             p.buffer = next_buf;
             p.router = next;
             arrive(pk);
         } else {
-            events_.push({EvKind::Deliver, pk, 0}, tail);
+            events_.push({EvKind::Ejected, pk, 0}, tail);
         }
     }
 }
@@ -239,25 +239,33 @@ void MeshNetwork::on_event(Ev& e) {
             try_inject(e.a);
             break;
         case EvKind::Credit:
-            credits_[e.a] += e.b;
-            wake_feeder(e.a);
+            return_credits(e.a, e.b);
             break;
-        case EvKind::Deliver: {
-            uint32_t mid = pkts_[e.a].msg;
-            ++packets_;
-            flits_ += pkts_[e.a].flits;
-            pkts_.release(e.a);
-            Message& m = msgs_[mid];
-            if (--m.parts_left > 0) break;
-            FlashMessage done = m.m;
-            ++messages_;
-            bytes_ += done.payload;
-            latency_.sample(static_cast<double>(now() - m.sent) / kNanosecond);
-            msgs_.release(mid);
-            endpoints_[done.dst]->receive(done);
+        case EvKind::Ejected:
+            return_credits(pkts_[e.a].buffer, pkts_[e.a].flits);
+            deliver(e.a);
             break;
-        }
     }
+}
+
+void MeshNetwork::return_credits(uint32_t buf, uint32_t flits) {
+    credits_[buf] += flits;
+    wake_feeder(buf);
+}
+
+void MeshNetwork::deliver(uint32_t pk) {
+    uint32_t mid = pkts_[pk].msg;
+    ++packets_;
+    flits_ += pkts_[pk].flits;
+    pkts_.release(pk);
+    Message& m = msgs_[mid];
+    if (--m.parts_left > 0) return;
+    FlashMessage done = m.m;
+    ++messages_;
+    bytes_ += done.payload;
+    latency_.sample(static_cast<double>(now() - m.sent) / kNanosecond);
+    msgs_.release(mid);
+    endpoints_[done.dst]->receive(done);
 }
 
 }  // namespace zng::flash

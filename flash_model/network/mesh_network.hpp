@@ -60,7 +60,10 @@ private:
         uint32_t parts_left = 0;
         Tick sent = 0;
     };
-    enum class EvKind : uint8_t { Ready, WakeOutput, WakeInject, Credit, Deliver };
+    // Ejected: a packet's tail has left its last router into the endpoint, which returns
+    // the credits of the input buffer it held and delivers it (one item for the two, as
+    // both fall at the tail's tick, credits first).
+    enum class EvKind : uint8_t { Ready, WakeOutput, WakeInject, Credit, Ejected };
     struct Ev {
         EvKind kind;
         uint32_t a;  // packet, output, endpoint or buffer
@@ -77,6 +80,8 @@ private:
     uint32_t eject_output(uint32_t endpoint) const { return 4 * routers_ + endpoint; }
     uint32_t inject_buffer(uint32_t endpoint) const { return 4 * routers_ + endpoint; }
     void wake_feeder(uint32_t buffer);
+    void return_credits(uint32_t buffer, uint32_t flits);
+    void deliver(uint32_t pkt);
 
     uint32_t rows_ = 0, cols_ = 0, routers_ = 0;
     uint32_t width_ = 8, header_ = 8, max_payload_ = 512, buffer_flits_ = 0;

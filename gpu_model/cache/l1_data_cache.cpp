@@ -1,6 +1,7 @@
 #include "gpu_model/cache/l1_data_cache.hpp"
 
 #include <bit>
+#include <cstddef>
 
 #include "gpu_model/common/sector.hpp"
 
@@ -69,9 +70,19 @@ L1DataCache::L1DataCache(Simulator& sim, std::string name, const ClockDomain& cl
       atomics_(stats().counter("atomics", "atomic accesses (forwarded to the L2)", "accesses")),
       mshr_avg_(stats().average("mshr_occupancy", "time-weighted MSHR entries in use", "entries")),
       mshr_occupancy_(mshr_avg_),
-      valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0) {}
+      valid_sectors_(static_cast<size_t>(cfg.sets()) * cfg.ways, 0),
+      dirty_ways_(cfg.sets(), 0) {}
+
+bool L1DataCache::refuse(const MemRequest* r, bool on_queue) {
+    refusal_ = Refusal{r, state_epoch_, queue_epoch_, on_queue};
+    refused_ = true;
+    ++reservation_fails_;
+    return false;
+}
 
 bool L1DataCache::access(MemRequest* r) {
+    if (refusal_stands(r)) return refuse(r, refusal_.on_queue);
+    refusal_.r = nullptr;
     const uint64_t line = r->paddr >> line_shift_;
     const uint32_t set = set_of(line);
     const int way = tags_.find(set, line);
@@ -92,7 +103,7 @@ bool L1DataCache::access(MemRequest* r) {
             if (writes_back(*r)) {
                 if (way == TagArray::kMiss) {
                     if (r->local && mshr_.find(line) == MshrTable::kNone) {
-                        if (!allocate_for_store(r, line, set)) break;
+                        if (!allocate_for_store(r, line, set)) return refuse(r, true);
                         ++stores_;
                         lookup_.push(r, done());
                         return true;
@@ -104,14 +115,13 @@ bool L1DataCache::access(MemRequest* r) {
                 ++stores_;
                 ++store_hits_;
                 tags_.touch(set, static_cast<uint32_t>(way));
-                TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
-                l.dirty = true;
-                l.app = r->app;
+                mark_dirty(set, static_cast<uint32_t>(way), r->app);
                 valid_sectors(set, static_cast<uint32_t>(way)) |= r->sector_mask;
+                ++state_epoch_;
                 lookup_.push(r, done());
                 return true;
             }
-            if (queue_full) break;
+            if (queue_full) return refuse(r, true);
             ++stores_;
             if (way != TagArray::kMiss) {
                 ++store_hits_;
@@ -121,12 +131,14 @@ bool L1DataCache::access(MemRequest* r) {
             lookup_.push(r, done());
             return true;
         case MemOp::Atomic:
-            if (queue_full) break;
+            if (queue_full) return refuse(r, true);
             ++atomics_;
             if (way != TagArray::kMiss) {
-                const TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
-                if (l.dirty) writeback(line, l.app);
+                if (dirty(set, static_cast<uint32_t>(way)))
+                    writeback(line, tags_.at(set, static_cast<uint32_t>(way)).app);
                 tags_.invalidate(set, static_cast<uint32_t>(way));
+                clear_dirty(set, static_cast<uint32_t>(way));
+                ++state_epoch_;
             }
             ++outbound_reserved_;
             lookup_.push(r, done());
@@ -134,9 +146,6 @@ bool L1DataCache::access(MemRequest* r) {
         default:
             throw SimError(name() + ": unexpected " + std::string(to_string(r->op)) + " access from a warp");
     }
-    refused_ = true;
-    ++reservation_fails_;
-    return false;
 }
 
 // Fermi's L1 caches local memory (register spills, per-thread arrays) write-back, while
@@ -148,37 +157,31 @@ bool L1DataCache::access(MemRequest* r) {
 // other sector fetches the line. The victim, if dirty, is written back first.
 bool L1DataCache::allocate_for_store(MemRequest* r, uint64_t line, uint32_t set) {
     const uint32_t v = tags_.victim(set);
-    const TagLine& old = tags_.at(set, v);
-    const bool dirty_victim = old.valid && old.dirty;
+    const bool dirty_victim = dirty(set, v);
     if (dirty_victim && outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) return false;
-    if (dirty_victim) writeback(old.tag, old.app);
-    TagLine& l = tags_.install(set, v, line);
-    l.dirty = true;
-    l.app = r->app;
+    if (dirty_victim) writeback(tags_.at(set, v).tag, tags_.at(set, v).app);
+    tags_.install(set, v, line);
+    mark_dirty(set, v, r->app);
     valid_sectors(set, v) = r->sector_mask;
+    ++state_epoch_;
     return true;
 }
 
 bool L1DataCache::miss(MemRequest* r, uint64_t line) {
     int e = mshr_.find(line);
     if (e != MshrTable::kNone) {
-        if (!mshr_.can_merge(e)) {
-            refused_ = true;
-            ++reservation_fails_;
-            return false;
-        }
+        if (!mshr_.can_merge(e)) return refuse(r, false);
         ++merges_;
         mshr_.add_waiter(e, r);
+        ++state_epoch_;
         return true;
     }
-    if (mshr_.full() || outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) {
-        refused_ = true;
-        ++reservation_fails_;
-        return false;
-    }
+    if (mshr_.full()) return refuse(r, false);
+    if (outbound_.size() + outbound_reserved_ >= cfg_.miss_queue) return refuse(r, true);
     ++misses_;
     e = mshr_.allocate(line);
     mshr_.add_waiter(e, r);
+    ++state_epoch_;
     mshr_occupancy_.set(mshr_.in_use(), now());
     MemRequest* f = sim().requests().get();
     f->app = r->app;
@@ -221,12 +224,18 @@ void L1DataCache::try_send() {
     while (!outbound_.empty() && !port_.waiting_retry()) {
         if (!port_.send(outbound_.front())) break;
         outbound_.pop_front();
+        ++queue_epoch_;
     }
     unblock();
 }
 
 void L1DataCache::unblock() {
     if (!refused_) return;
+    if (refusal_.r && refusal_stands(refusal_.r)) {
+        // The client's first offer would be refusal_.r, refused again (see L1Client).
+        refuse(refusal_.r, refusal_.on_queue);
+        return;
+    }
     refused_ = false;
     client_.l1_unblocked();
 }
@@ -255,20 +264,36 @@ void L1DataCache::recv_response(MemRequest* r, RequestPort&) {
     fill(r);
 }
 
+// Asks the host to start loading the fields of `r` that finishing or retrying it reads
+// (everything before the route slots).
+static void prefetch_request(const MemRequest* r) {
+    constexpr uintptr_t kHostLine = 64;
+    const auto first = reinterpret_cast<uintptr_t>(r);
+    const uintptr_t last = first + offsetof(MemRequest, route) - 1;
+    for (uintptr_t a = first & ~(kHostLine - 1); a <= last; a += kHostLine)
+        __builtin_prefetch(reinterpret_cast<const void*>(a));
+}
+
 void L1DataCache::fill(MemRequest* f) {
     const int e = static_cast<int>(f->tag >> 2);
+    // The accesses this fill answers (their stage stamps are read next), and the access
+    // refused last (offered again once the MSHR is freed), have waited since their miss
+    // or refusal and are rarely still in the host's caches: their loads overlap the
+    // line's installation instead of following it.
+    for (uint32_t i = 0; i < mshr_.waiters(e); ++i) prefetch_request(mshr_.waiter(e, i));
+    if (refusal_.r) prefetch_request(refusal_.r);
     const uint64_t line = mshr_.key(e);
     const uint32_t set = set_of(line);
     int way = tags_.find(set, line);
     if (way == TagArray::kMiss) {
         uint32_t v = tags_.victim(set);
-        const TagLine& old = tags_.at(set, v);
-        if (old.valid && old.dirty) writeback(old.tag, old.app);
+        if (dirty(set, v)) writeback(tags_.at(set, v).tag, tags_.at(set, v).app);
         tags_.install(set, v, line);
+        clear_dirty(set, v);
         way = static_cast<int>(v);
     }
-    TagLine& l = tags_.at(set, static_cast<uint32_t>(way));
     valid_sectors(set, static_cast<uint32_t>(way)) = full_sector_mask(cfg_.line);
+    ++state_epoch_;
     const uint32_t n = mshr_.waiters(e);
     for (uint32_t i = 0; i < n; ++i) {
         MemRequest* r = mshr_.waiter(e, i);
@@ -277,13 +302,11 @@ void L1DataCache::fill(MemRequest* f) {
             for (int s = static_cast<int>(Stage::L1Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        if (r->op == MemOp::Write) {
-            l.dirty = true;
-            l.app = r->app;
-        }
+        if (r->op == MemOp::Write) mark_dirty(set, static_cast<uint32_t>(way), r->app);
         client_.l1_complete(r);
     }
     mshr_.release(e);
+    ++state_epoch_;
     mshr_occupancy_.set(mshr_.in_use(), now());
     sim().requests().put(f);
     unblock();

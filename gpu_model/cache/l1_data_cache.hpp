@@ -50,7 +50,10 @@ public:
     virtual ~L1Client() = default;
     // A warp access is done: load data ready, store/atomic acknowledged.
     virtual void l1_complete(MemRequest* r) = 0;
-    // The L1 refused an access earlier and can take one again.
+    // The L1 refused an access earlier and may take one again. The client offers its
+    // refused accesses again in the order they came, so the first it offers is the one
+    // refused last; while the reason for that refusal holds, the L1 counts that offer as
+    // refused itself and does not call.
     virtual void l1_unblocked() = 0;
 };
 
@@ -92,6 +95,17 @@ private:
     // local store allocated the line.
     uint32_t& valid_sectors(uint32_t set, uint32_t way) { return valid_sectors_[size_t{set} * cfg_.ways + way]; }
     void unblock();
+    bool dirty(uint32_t set, uint32_t way) const { return (dirty_ways_[set] >> way) & 1; }
+    void mark_dirty(uint32_t set, uint32_t way, uint16_t app) {
+        dirty_ways_[set] |= uint64_t{1} << way;
+        tags_.at(set, way).app = app;
+    }
+    void clear_dirty(uint32_t set, uint32_t way) { dirty_ways_[set] &= ~(uint64_t{1} << way); }
+    // An access refused for a reason that still holds is refused again without a lookup.
+    bool refusal_stands(const MemRequest* r) const {
+        return r == refusal_.r && refusal_.state == state_epoch_ && (!refusal_.on_queue || refusal_.queue == queue_epoch_);
+    }
+    bool refuse(const MemRequest* r, bool on_queue);
 
     L1Config cfg_;
     L1Client& client_;
@@ -105,6 +119,23 @@ private:
     uint64_t in_flight_ = 0;
     uint64_t requests_sent_ = 0;
     bool refused_ = false;
+    // A refused access waits at the head of its SM's queue and is offered again whenever
+    // the L1 may take one (about two offers in three are refused on a flash-backed run).
+    // Whether it is taken depends only on its line's tags and valid sectors, on the
+    // MSHRs, and (for some refusals) on the room left in the miss queue: state_epoch_
+    // moves whenever the first two change outside an access that is taken, queue_epoch_
+    // whenever the miss queue gains room, so an offer of the same access at unchanged
+    // epochs is refused as before, without touching the request or the tag set. Taking
+    // any access forgets the refusal.
+    struct Refusal {
+        const MemRequest* r = nullptr;
+        uint64_t state = 0;
+        uint64_t queue = 0;
+        bool on_queue = false;  // the miss queue's room was (part of) the reason
+    };
+    Refusal refusal_;
+    uint64_t state_epoch_ = 0;
+    uint64_t queue_epoch_ = 0;
 
     Counter& hits_;
     Counter& misses_;
@@ -117,6 +148,11 @@ private:
     Average& mshr_avg_;
     OccupancyTracker mshr_occupancy_;
     std::vector<uint32_t> valid_sectors_;
+    // Dirty ways of each set (bit w = way w; the L1 keeps no dirty bit in its TagLines).
+    // A fill asks whether its victim is dirty: a few hundred bytes per SM answer from
+    // the host's caches, where the victim's TagLine is rarely there, and the TagLine is
+    // read only to write a dirty line back.
+    std::vector<uint64_t> dirty_ways_;
 };
 
 }  // namespace zng::gpu

@@ -420,6 +420,10 @@ void StreamingMultiprocessor::tlb_unblocked() {
 
 void StreamingMultiprocessor::l1_unblocked() {
     while (!l1_wait_.empty()) {
+        // When the first is taken the second is offered, usually to be refused: its
+        // address is read at once, and it has waited long enough to have left the host's
+        // caches. Its load overlaps the first one's miss handling.
+        if (l1_wait_.size() > 1) __builtin_prefetch(&l1_wait_[1]->paddr);
         if (!l1_.access(l1_wait_.front())) break;
         l1_wait_.pop_front();
     }
