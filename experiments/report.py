@@ -24,7 +24,7 @@ import fig13_write_redundancy as fig13  # noqa: E402
 import fig15b_predictor_accuracy as fig15b  # noqa: E402
 import fig16a_monitor_thresholds as fig16a  # noqa: E402
 import fig17_gc as fig17  # noqa: E402
-from figures import paper  # noqa: E402
+from figures import cam_paper, paper  # noqa: E402
 from figures.metrics import geomean, mean  # noqa: E402
 from figures.plotting import fmt  # noqa: E402
 from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_results, pivot, require  # noqa: E402
@@ -163,6 +163,23 @@ def gc_effect(app):
 
 FIG10_HOW = "ratio of the mean ZnG-normalised IPC bars, as Fig. 10 (the status uses it)"
 
+
+def io_read_GBps(df, platform, ssds):
+    """GPU-issued read throughput (GB/s) of `platform` with `ssds` SSDs in a cam_fig8 sweep."""
+    rows = df[(df["platform"] == platform) & (df["set.storage.array.ssds"].astype(str) == str(ssds))]
+    if rows.empty:
+        raise Missing(f"no {platform} point with {ssds} SSDs")
+    r = rows.iloc[0]
+    return r["io_bytes_read"] / (r["sim_time_ps"] * 1e-12) / 1e9
+
+
+def io_read_of(platform, ssds=12):
+    return lambda df: io_read_GBps(df, platform, ssds)
+
+
+def io_read_ratio(num, den, ssds=12):
+    return lambda df: io_read_GBps(df, num, ssds) / io_read_GBps(df, den, ssds)
+
 # (claim as the paper states it, its value, the sweep it is measured from, how, what
 # ours means, the statistics it needs)
 CLAIMS = [
@@ -219,6 +236,13 @@ CLAIMS = [
      "IPC with GC / without - 1", ["ipc", "gc_merges"]),
     ("GC: betw +5%", paper.GC_BETW_CHANGE, "fig17_gc", gc_effect("betw"),
      "IPC with GC / without - 1", ["ipc", "gc_merges"]),
+    # Seed 000 (CAM), Fig. 8: GPU-issued 4 KB random reads.
+    ("CAM: 4 KB random read with 12 SSDs 20 GB/s", cam_paper.CAM_12SSD_4K_READ, "cam_fig8", io_read_of("cam"),
+     "bytes read / simulated time, io_bench with 12 SSDs", ["io_bytes_read"]),
+    ("CAM: SPDK similar to CAM (4 KB random read, 12 SSDs)", cam_paper.SPDK_OF_CAM_4K_READ, "cam_fig8",
+     io_read_ratio("spdk", "cam"), "ratio of read throughputs", ["io_bytes_read"]),
+    ("CAM: BaM similar to CAM (4 KB random read, 12 SSDs)", cam_paper.BAM_OF_CAM_4K_READ, "cam_fig8",
+     io_read_ratio("bam", "cam"), "ratio of read throughputs", ["io_bytes_read"]),
 ]
 
 

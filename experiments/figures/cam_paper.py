@@ -1,0 +1,13 @@
+"""Values seed 000 (CAM: GPU-initiated, CPU-managed SSD management) states in its text,
+each quoting its sentence, for the report's CAM section."""
+
+from figures.paper import Stated
+
+CAM_12SSD_4K_READ = Stated(20.0, "GB/s", "When configured with 12 SSDs and an access granularity of 4096, CAM is "
+                                         "capable of achieving 20GB/s throughput.")
+# "Figure 8a shows CAM achieves similar read throughput to that of SPDK and BaM": the
+# ratio to CAM is 1 for both.
+SPDK_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read throughput to that of SPDK and "
+                                       "BaM.")
+BAM_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read throughput to that of SPDK and "
+                                      "BaM.")
