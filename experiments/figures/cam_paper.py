@@ -11,3 +11,5 @@ SPDK_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar rea
                                        "BaM.")
 BAM_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read throughput to that of SPDK and "
                                       "BaM.")
+GDS_12SSD = Stated(0.8, "GB/s", "For example, GDS achieves a throughput of only 0.8 GB/s with 12 SSDs, whereas CAM "
+                                "can attain nearly 20 GB/s.")

@@ -18,6 +18,10 @@ struct Defaults {
     const char* data;
     const char* copy_call;
     const char* host_signal;
+    const char* threads = "0";
+    const char* call = "0ns";
+    bool synchronous = false;
+    const char* assign = "by_ssd";
 };
 
 // Seed 000 III-B: the GPU threads "fill the first region with logical block addresses"
@@ -42,7 +46,17 @@ const Defaults kSpdk{"SPDK driven by the host: user-space NVMe commands from a t
                      "0ns", false, "host_bounce", "2460ns", "0ns"};
 const Defaults kPosix{"POSIX I/O: pread/pwrite through the kernel's I/O stack (the host CPU's posix cost per "
                       "command) into a host bounce buffer, then a cudaMemcpyAsync per contiguous run.",
-                      "0ns", false, "host_bounce", "2460ns", "0ns"};
+                      "0ns", false, "host_bounce", "2460ns", "0ns", "0", "0ns", false, "round_robin"};
+// Seed 000 IV-E: "GDS relies on a complex file system to deal with the EXT4 File
+// System, NVFS Management, and CUDA library-related tasks. These I/O unrelated
+// operations account for 70% of the total processing time." Taken per call at 4 KB:
+// an I/O of ~86 us at QD1 (P5510 read 82 us plus NVMe and PCIe) is 30% of a call,
+// so the rest is 0.7 / 0.3 x 86 us = 200 us of CPU time per call (an assumption: the
+// seed's share comes from GEMM's larger blocks). cuFileRead is synchronous. Threads:
+// one per issuing core of Table III's 2 x 52 (assumption: the seed gives no count).
+const Defaults kGds{"GPUDirect Storage: host threads call cuFileRead (file system, nvidia-fs and CUDA work per "
+                    "call, synchronous), the command's data peer-to-peer into GPU memory.",
+                    "0ns", false, "peer_to_peer", "0ns", "0ns", "51", "200us", true, "round_robin"};
 
 struct Keys {
     Param<Time> gpu_signal;
@@ -51,13 +65,16 @@ struct Keys {
     Param<Choice> data;
     Param<Time> copy_call;
     Param<Time> host_signal;
+    Param<Time> call;
+    Param<Bool> synchronous;
+    Param<Choice> assign;
     explicit Keys(const Defaults& d)
         : gpu_signal("gpu_signal_latency", d.gpu_signal,
                      "GPU threads' LBAs and the leading thread's flag reaching host memory (0: the host knows the "
                      "requests itself)"),
           poll("poll_pickup", d.poll ? "true" : "false",
                "the CPU polling thread picks a batch up on its next pass (host_cpu.poll_interval)"),
-          threads(Param<UInt32>("threads", "0",
+          threads(Param<UInt32>("threads", d.threads,
                                 "CPU threads issuing commands, each with a queue pair on every SSD and SSD s on "
                                 "thread s mod threads (0: between ceil(N/4) and ceil(N/2) for N SSDs from the last "
                                 "batch's compute and I/O times, as CAM sizes its pool)")
@@ -70,10 +87,20 @@ struct Keys {
                     "CPU time of one host<->GPU copy call, serialised on the copying thread (seed 000 II-A: "
                     "cudaMemcpyAsync is 78% of 3.15 us per 4 KB request)"),
           host_signal("host_signal_latency", d.host_signal,
-                      "the host's completion flag reaching GPU memory and the polling GPU thread seeing it") {}
+                      "the host's completion flag reaching GPU memory and the polling GPU thread seeing it"),
+          call("call_cost", d.call,
+               "CPU time of the API call wrapping each command beyond the I/O stack's (GDS: cuFile's file system, "
+               "nvidia-fs and CUDA work)"),
+          synchronous("synchronous_calls", d.synchronous ? "true" : "false",
+                      "a thread waits for its command to complete before its next call (cuFileRead)"),
+          assign(Param<Choice>("assign", d.assign,
+                               "by_ssd: SSD s is thread s mod threads' (one queue pair per SSD per thread); "
+                               "round_robin: requests go to the threads in turn")
+                     .choices({"by_ssd", "round_robin"})) {}
     std::vector<ParamSpec> specs() const {
         std::vector<ParamSpec> v = ControlPlane::common_params();
-        for (const ParamSpec& p : std::vector<ParamSpec>{gpu_signal, poll, threads, data, copy_call, host_signal})
+        for (const ParamSpec& p :
+             std::vector<ParamSpec>{gpu_signal, poll, threads, data, copy_call, host_signal, call, synchronous, assign})
             v.push_back(p);
         return v;
     }
@@ -88,8 +115,11 @@ const ComponentSchema& CpuManagedSettings::schema(const std::string& name) {
     static std::map<std::string, ComponentSchema> schemas;
     auto it = schemas.find(name);
     if (it != schemas.end()) return it->second;
-    const Defaults& d = name == "cam" ? kCam : name == "spdk" ? kSpdk : name == "posix" ? kPosix
-                                              : throw SimError("no CPU-managed plane '" + name + "'");
+    const Defaults& d = name == "cam"     ? kCam
+                        : name == "spdk"  ? kSpdk
+                        : name == "posix" ? kPosix
+                        : name == "gds"   ? kGds
+                                          : throw SimError("no CPU-managed plane '" + name + "'");
     const Keys k(d);
     ComponentSchema c;
     c.name = name;
@@ -108,6 +138,9 @@ CpuManagedSettings CpuManagedSettings::read(const Params& p) {
     s.data = p[k.data] == "host_bounce" ? PlaneData::HostBounce : PlaneData::PeerToPeer;
     s.copy_call_cost = p[k.copy_call];
     s.host_signal_latency = p[k.host_signal];
+    s.call_cost = p[k.call];
+    s.synchronous_calls = p[k.synchronous];
+    s.round_robin = p[k.assign] == "round_robin";
     return s;
 }
 
@@ -127,7 +160,7 @@ CpuManagedPlane::CpuManagedPlane(const StoragePath& path, const CpuManagedSettin
                   const Item& it = batches_[b].items[i];
                   IoRequest cmd =
                       ControlPlane::command(it.io, s_.data == PlaneData::PeerToPeer ? IoMemory::Gpu : IoMemory::Host);
-                  cmd.queue = ssd_of(cmd) % threads_;
+                  cmd.queue = it.thread;  // each thread its own queue pair on every SSD
                   cmd.done = [this, b, i](IoRequest&) { command_done(b, i); };
                   issue(std::move(cmd));
               },
@@ -137,6 +170,7 @@ CpuManagedPlane::CpuManagedPlane(const StoragePath& path, const CpuManagedSettin
         throw SimError("control plane: " + std::to_string(s.threads) + " threads but the host CPU has " +
                        std::to_string(path.host.issuing_cores()) + " issuing cores");
     threads_ = s.threads ? s.threads : max_threads();
+    thread_state_.resize(std::max(threads_, max_threads()));
     if (threads_ > path.array.ssd(0).settings().queue_pairs)
         throw SimError("control plane: " + std::to_string(threads_) + " threads need a queue pair each on every "
                        "SSD, and the SSDs have " + std::to_string(path.array.ssd(0).settings().queue_pairs));
@@ -202,15 +236,38 @@ void CpuManagedPlane::start(uint32_t b) {
 }
 
 void CpuManagedPlane::command(uint32_t b, uint32_t item, Tick at) {
-    const Item& it = batches_[b].items[item];
+    Item& it = batches_[b].items[item];
     const IoRequest cmd = ControlPlane::command(it.io, IoMemory::Gpu);
-    const uint32_t thread = ssd_of(cmd) % threads_;
-    issued_.push(uint64_t{b} << 32 | item, p_.host.run_on(thread, at, 1));
+    it.thread = s_.round_robin ? static_cast<uint32_t>(next_thread_++ % threads_) : ssd_of(cmd) % threads_;
+    Thread& th = thread_state_[it.thread];
+    if (s_.synchronous_calls && (th.busy || !th.waiting.empty())) {
+        th.waiting.emplace_back(b, item);
+        return;
+    }
+    call(it.thread, b, item, at);
+}
+
+void CpuManagedPlane::call(uint32_t thread, uint32_t b, uint32_t item, Tick at) {
+    Thread& th = thread_state_[thread];
+    th.busy = s_.synchronous_calls;
+    // The stack's command cost on the core, then the call's own work on the same thread.
+    const Tick stack_done = p_.host.run_on(thread, std::max(at, th.free), 1);
+    th.free = stack_done + s_.call_cost;
+    issued_.push(uint64_t{b} << 32 | item, th.free);
 }
 
 void CpuManagedPlane::command_done(uint32_t b, uint32_t item) {
     Batch& bt = batches_[b];
     const Item& it = bt.items[item];
+    if (s_.synchronous_calls) {
+        Thread& th = thread_state_[it.thread];
+        th.busy = false;
+        if (!th.waiting.empty()) {
+            const auto [nb, ni] = th.waiting.front();
+            th.waiting.pop_front();
+            call(it.thread, nb, ni, p_.sim.now());
+        }
+    }
     if (s_.data == PlaneData::HostBounce && !it.io.write) {
         Run& run = bt.runs[it.run];
         if (--run.left > 0) return;

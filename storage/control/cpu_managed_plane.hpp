@@ -1,5 +1,5 @@
 // Control planes whose NVMe commands the host CPU issues: CAM (seed 000 III), SPDK,
-// POSIX I/O and GPUDirect Storage as seed 000 compares them. One mechanism, configured
+// POSIX I/O and GPUDirect Storage (GDS) as seed 000 compares them. One mechanism, configured
 // per plane (each registered under its name with its own defaults):
 //
 //   1. the batch reaches the host: CAM's GPU threads write their LBAs into host memory
@@ -7,8 +7,13 @@
 //      polling thread sees on its next pass (poll_pickup); the host-driven planes know
 //      their requests already (0, no poll);
 //   2. a pool of CPU threads issues one command per request through the host CPU's I/O
-//      stack (its per-command cost), each thread owning one queue pair on each SSD and
-//      the SSDs dealt out among the threads (SSD s to thread s mod threads);
+//      stack (its per-command cost), each thread owning one queue pair on each SSD;
+//      by_ssd deals the SSDs out among the threads (SSD s to thread s mod threads: CAM,
+//      SPDK), round_robin gives requests to the threads in turn (the kernel's and
+//      cuFile's threads reach every SSD: POSIX, GDS);
+//      and, for GDS, each command wrapped in an API call costing call_cost on its
+//      thread; with synchronous_calls a thread waits for its command to complete
+//      before its next call (cuFileRead returns when the data is in GPU memory);
 //   3. data: peer_to_peer straight into GPU memory (CAM, GDS), or host_bounce: into a
 //      host buffer, then one GPU copy per contiguous run of destinations, each copy
 //      call costing copy_call_cost on the copying thread (SPDK, POSIX);
@@ -19,6 +24,7 @@
 // from the last batch: the lower bound when its I/O took no longer than the compute
 // before it (the I/O hides behind computation), the upper otherwise.
 #pragma once
+#include <deque>
 #include <vector>
 
 #include "sim/core/timed_queue.hpp"
@@ -36,6 +42,9 @@ struct CpuManagedSettings {
     PlaneData data = PlaneData::PeerToPeer;
     Tick copy_call_cost = 0;
     Tick host_signal_latency = 0;
+    Tick call_cost = 0;
+    bool synchronous_calls = false;
+    bool round_robin = false;
 
     // The plane `name`'s schema (defaults differ per plane).
     static const ComponentSchema& schema(const std::string& name);
@@ -56,6 +65,12 @@ private:
     struct Item {
         StorageIo io;
         uint32_t run;
+        uint32_t thread = 0;
+    };
+    struct Thread {
+        Tick free = 0;  // its API calls' own time (call_cost) ends
+        bool busy = false;  // synchronous: a call is waiting for its command
+        std::deque<std::pair<uint32_t, uint32_t>> waiting;  // (batch, item) not yet called
     };
     struct Run {
         uint64_t bytes = 0;
@@ -71,6 +86,7 @@ private:
     };
     void start(uint32_t b);
     void command(uint32_t b, uint32_t item, Tick at);
+    void call(uint32_t thread, uint32_t b, uint32_t item, Tick at);
     void command_done(uint32_t b, uint32_t item);
     void batch_done(uint32_t b);
     void notified(uint32_t b);
@@ -86,8 +102,10 @@ private:
     TimedQueue<uint64_t> issued_;     // commands after their CPU time (b << 32 | item)
     TimedQueue<uint32_t> seen_;       // batches whose completion the GPU has seen
     std::vector<Item> notify_;
+    std::vector<Thread> thread_state_;
     Tick copier_free_ = 0;
     Tick last_done_ = 0;
+    uint64_t next_thread_ = 0;
     uint64_t copies_ = 0, batches_done_ = 0;
 };
 

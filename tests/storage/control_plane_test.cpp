@@ -139,6 +139,23 @@ TEST(ControlPlane, PosixPaysTheKernelStackPerCommand) {
     EXPECT_EQ(r.client.done[0].second, 22'300 * kNanosecond);
 }
 
+TEST(ControlPlane, GdsCallsAreSynchronousPerThread) {
+    // One thread, synchronous calls of 20 us each around the 0.5 us SPDK-stack command,
+    // data peer-to-peer. Request 0: call ends at 0.5 + 20 = 20.5 us, NVMe 13.98 ->
+    // 34.48 us. Request 1 waits for it: 34.48 + 20.5 + 13.98 = 68.96 us.
+    PlaneRig r;
+    CpuManagedSettings s;
+    s.threads = 1;
+    s.call_cost = 20 * kMicrosecond;
+    s.synchronous_calls = true;
+    CpuManagedPlane plane(r.path(), s);
+    r.submit(plane, 2);
+    r.rig.sim.run();
+    // The batch completes (and is seen, host_signal 0) with its last request.
+    ASSERT_EQ(r.client.done.size(), 2u);
+    EXPECT_EQ(r.client.done[1].second, 68'960 * kNanosecond);
+}
+
 TEST(ControlPlane, ContiguousDestinationsShareOneCopy) {
     // Four adjacent 4 KiB buffers are one run: one copy call of 16 KiB.
     PlaneRig r;
