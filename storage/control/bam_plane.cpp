@@ -30,23 +30,38 @@ BamSettings BamSettings::read(const Params& p) {
 }
 
 BamPlane::BamPlane(const StoragePath& path, const BamSettings& s)
-    : ControlPlane(path, s.max_in_flight), s_(s), written_(path.sim, [this](Pending& p) { ring(p); }, "bam-sqe") {}
+    : ControlPlane(path, s.max_in_flight), s_(s), written_(path.sim, [this](uint32_t& p) { ring(p); }, "bam-sqe") {}
 
 void BamPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
     taken(batch.count);
     const Tick now = p_.sim.now();
     for (uint32_t i = 0; i < batch.count; ++i) {
-        Pending p{command(batch.ios[i], IoMemory::Gpu), batch.ios[i], &client};
+        uint32_t slot;
+        if (!free_slots_.empty()) {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+        } else {
+            slot = static_cast<uint32_t>(slots_.size());
+            slots_.emplace_back();
+        }
         // Threads of a warp share its queue pair (BaM assigns queues to warps).
-        p.cmd.queue = batch.warp;
-        written_.push(std::move(p), now + s_.sqe_write_latency);
+        slots_[slot] = Pending{batch.ios[i], &client, now, batch.warp};
+        written_.push(slot, now + s_.sqe_write_latency);
     }
 }
 
-void BamPlane::ring(Pending& p) {
-    const Tick taken_at = p_.sim.now() - s_.sqe_write_latency;
-    p.cmd.done = [this, io = p.io, client = p.client, taken_at](IoRequest&) { finish(*client, io, taken_at); };
-    issue(std::move(p.cmd));
+void BamPlane::ring(uint32_t slot) {
+    IoRequest cmd = command(slots_[slot].io, IoMemory::Gpu);
+    cmd.queue = slots_[slot].queue;
+    cmd.done = [this, slot](IoRequest&) { done(slot); };
+    issue(std::move(cmd));
+}
+
+void BamPlane::done(uint32_t slot) {
+    // Free the slot before telling the client, which may submit again.
+    const Pending p = slots_[slot];
+    free_slots_.push_back(slot);
+    finish(*p.client, p.io, p.taken);
 }
 
 }  // namespace zng::storage

@@ -10,6 +10,9 @@
 // One 4 KiB read: sqe_write_latency + doorbell + command fetch + device + DMA over the
 // SSD link, fabric and GPU link + completion entry write + poll.
 #pragma once
+#include <vector>
+
+#include "sim/core/timed_queue.hpp"
 #include "storage/control/control_plane.hpp"
 
 namespace zng::storage {
@@ -28,15 +31,21 @@ public:
     void submit(const StorageIoBatch& batch, StorageIoClient& client) override;
 
 private:
+    // A request from its entry write to its completion; slots are reused, so that a
+    // command's callback captures only the slot number (no allocation per request).
     struct Pending {
-        IoRequest cmd;
         StorageIo io;
-        StorageIoClient* client;
+        StorageIoClient* client = nullptr;
+        Tick taken = 0;
+        uint32_t queue = 0;
     };
-    void ring(Pending& p);
+    void ring(uint32_t slot);
+    void done(uint32_t slot);
 
     BamSettings s_;
-    TimedQueue<Pending> written_;  // entries written, doorbell about to be rung
+    std::vector<Pending> slots_;
+    std::vector<uint32_t> free_slots_;
+    TimedQueue<uint32_t> written_;  // entries written, doorbell about to be rung
 };
 
 }  // namespace zng::storage
