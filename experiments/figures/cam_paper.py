@@ -13,3 +13,7 @@ BAM_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read
                                       "BaM.")
 GDS_12SSD = Stated(0.8, "GB/s", "For example, GDS achieves a throughput of only 0.8 GB/s with 12 SSDs, whereas CAM "
                                 "can attain nearly 20 GB/s.")
+ONE_THREAD_4_SSDS = Stated(0.75, "x", "The I/O throughput using one thread to control 4 SSDs is 75% of the "
+                                     "throughput using one thread to control one SSD.")
+ONE_THREAD_2_SSDS = Stated(1.0, "x", "We observe that when using a thread to control 2 SSDs, the I/O throughput is "
+                                     "similar to that of one thread managing 1 SSD.")
