@@ -69,6 +69,7 @@ class Figures(t.TempDirTest):
         self.assertIn("| 30 | CAM: GDS 0.8 GB/s with 12 SSDs | 0.8 GB/s | 0.8 | 1 |", report)
         self.assertIn("| 31 | CAM: one thread driving 4 SSDs 75% of one per SSD | 0.75 x | 0.75 | 1 |", report)
         self.assertIn("| 32 | CAM: one thread driving 2 SSDs similar to one per SSD | 1 x | 1 | 1 |", report)
+        self.assertIn("| 33 | CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s | 1.3 GB/s | 18 | 13.8 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")
