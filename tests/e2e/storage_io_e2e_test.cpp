@@ -24,7 +24,8 @@ struct IoRun {
     double gb_per_s() const { return bytes_read / seconds / 1e9; }
 };
 
-IoRun run_io_bench(const std::string& config, int64_t requests, const std::vector<std::string>& sets) {
+IoRun run_io_bench(const std::string& config, int64_t requests, const std::vector<std::string>& sets,
+                   nlohmann::ordered_json* stats = nullptr) {
     register_all_components();
     ConfigNode root = load_platform_config(std::string(ZNG_SOURCE_DIR) + "/configs/" + config, sets);
     workloads::WorkloadOptions o;
@@ -36,6 +37,7 @@ IoRun run_io_bench(const std::string& config, int64_t requests, const std::vecto
     Platform p(root, std::move(apps));
     p.run(false);
     const nlohmann::ordered_json j = p.stats_json();
+    if (stats) *stats = j;
     const auto& cp = j["stats"]["storage"]["control_plane"];
     auto value = [](const nlohmann::ordered_json& v) { return v.is_object() ? v["value"].get<double>() : v.get<double>(); };
     IoRun r;
@@ -80,6 +82,16 @@ TEST(StorageIoE2e, BamQueueDepthCapsAtDepthOverLatency) {
     const double cap = 8 / 85.77e-6 * 4096 / 1e9;
     EXPECT_LE(r.gb_per_s(), cap);
     EXPECT_GE(r.gb_per_s(), 0.9 * cap);
+}
+
+TEST(StorageIoE2e, EveryPlaneRunsDeterministically) {
+    for (const char* config : {"bam.yaml", "cam.yaml", "spdk.yaml", "posix.yaml", "gds.yaml"}) {
+        nlohmann::ordered_json a, b;
+        const IoRun r = run_io_bench(config, 2048, {"storage.array.ssds=4"}, &a);
+        run_io_bench(config, 2048, {"storage.array.ssds=4"}, &b);
+        EXPECT_EQ(r.requests, 2048) << config;
+        EXPECT_EQ(a.dump(), b.dump()) << config << ": two identical runs differ";
+    }
 }
 
 TEST(StorageIoE2e, NoStoragePathIsATraceError) {
