@@ -24,7 +24,7 @@ import fig13_write_redundancy as fig13  # noqa: E402
 import fig15b_predictor_accuracy as fig15b  # noqa: E402
 import fig16a_monitor_thresholds as fig16a  # noqa: E402
 import fig17_gc as fig17  # noqa: E402
-from figures import paper  # noqa: E402
+from figures import cam_paper, paper  # noqa: E402
 from figures.metrics import geomean, mean  # noqa: E402
 from figures.plotting import fmt  # noqa: E402
 from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_results, pivot, require  # noqa: E402
@@ -163,6 +163,42 @@ def gc_effect(app):
 
 FIG10_HOW = "ratio of the mean ZnG-normalised IPC bars, as Fig. 10 (the status uses it)"
 
+
+def io_read_GBps(df, platform, ssds):
+    """GPU-issued read throughput (GB/s) of `platform` with `ssds` SSDs in a cam_* sweep (a
+    sweep that does not set the SSD count runs the configs' 12)."""
+    rows = df[df["platform"] == platform]
+    if "set.storage.array.ssds" in df.columns:
+        rows = rows[rows["set.storage.array.ssds"].astype(str) == str(ssds)]
+    elif ssds != 12:
+        raise Missing(f"the sweep runs 12 SSDs, not {ssds}")
+    if rows.empty:
+        raise Missing(f"no {platform} point with {ssds} SSDs")
+    r = rows.iloc[0]
+    return r["io_bytes_read"] / (r["sim_time_ps"] * 1e-12) / 1e9
+
+
+def threads_ratio(ssds):
+    """CAM's throughput with one thread for `ssds` SSDs over one thread per SSD (cam_fig12)."""
+    def f(df):
+        def tp(threads):
+            rows = df[(df["set.storage.array.ssds"].astype(str) == str(ssds)) &
+                      (df["set.storage.control_plane.threads"].astype(str) == str(threads))]
+            if rows.empty:
+                raise Missing(f"no point with {ssds} SSDs and {threads} threads")
+            r = rows.iloc[0]
+            return r["io_bytes_read"] / r["sim_time_ps"]
+        return tp(1) / tp(ssds)
+    return f
+
+
+def io_read_of(platform, ssds=12):
+    return lambda df: io_read_GBps(df, platform, ssds)
+
+
+def io_read_ratio(num, den, ssds=12):
+    return lambda df: io_read_GBps(df, num, ssds) / io_read_GBps(df, den, ssds)
+
 # (claim as the paper states it, its value, the sweep it is measured from, how, what
 # ours means, the statistics it needs)
 CLAIMS = [
@@ -219,6 +255,24 @@ CLAIMS = [
      "IPC with GC / without - 1", ["ipc", "gc_merges"]),
     ("GC: betw +5%", paper.GC_BETW_CHANGE, "fig17_gc", gc_effect("betw"),
      "IPC with GC / without - 1", ["ipc", "gc_merges"]),
+    # Seed 000 (CAM), Fig. 8: GPU-issued 4 KB random reads.
+    ("CAM: 4 KB random read with 12 SSDs 20 GB/s", cam_paper.CAM_12SSD_4K_READ, "cam_fig8", io_read_of("cam"),
+     "bytes read / simulated time, io_bench with 12 SSDs", ["io_bytes_read"]),
+    ("CAM: SPDK similar to CAM (4 KB random read, 12 SSDs)", cam_paper.SPDK_OF_CAM_4K_READ, "cam_fig8",
+     io_read_ratio("spdk", "cam"), "ratio of read throughputs", ["io_bytes_read"]),
+    ("CAM: BaM similar to CAM (4 KB random read, 12 SSDs)", cam_paper.BAM_OF_CAM_4K_READ, "cam_fig8",
+     io_read_ratio("bam", "cam"), "ratio of read throughputs", ["io_bytes_read"]),
+    ("CAM: GDS 0.8 GB/s with 12 SSDs", cam_paper.GDS_12SSD, "cam_fig8", io_read_of("gds"),
+     "bytes read / simulated time, io_bench 4 KB reads with 12 SSDs (the seed's value is from GEMM)",
+     ["io_bytes_read"]),
+    ("CAM: one thread driving 4 SSDs 75% of one per SSD", cam_paper.ONE_THREAD_4_SSDS, "cam_fig12",
+     threads_ratio(4), "throughput with 1 thread / with 4 threads, 4 SSDs (the SPDK cost is derived from this)",
+     ["io_bytes_read"]),
+    ("CAM: one thread driving 2 SSDs similar to one per SSD", cam_paper.ONE_THREAD_2_SSDS, "cam_fig12",
+     threads_ratio(2), "throughput with 1 thread / with 2 threads, 2 SSDs", ["io_bytes_read"]),
+    ("CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s", cam_paper.SPDK_SCATTERED_4K, "cam_fig16",
+     io_read_of("spdk"), "bytes read / simulated time, a copy per request (the copy cost is derived from this)",
+     ["io_bytes_read"]),
 ]
 
 

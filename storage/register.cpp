@@ -3,6 +3,7 @@
 #include "flash_model/register.hpp"
 #include "mmu_ftl/wear/free_block_pool.hpp"
 #include "sim/mem/address_translator.hpp"
+#include "storage/control/control_plane.hpp"
 #include "storage/gpu/gpu_dma_port.hpp"
 #include "storage/hetero/hetero_host_translator.hpp"
 #include "storage/host/host_cpu.hpp"
@@ -28,6 +29,7 @@ void register_storage_components() {
                           [](const Params& p, Simulator& sim, const TranslatorContext& ctx) {
                               return std::make_unique<HeteroHostTranslator>(sim, p, ctx);
                           });
+    register_control_planes();
     // Components built by the platforms that use them, catalogued here.
     StorageSystem::schema();
     HeteroHostSsd::schema();

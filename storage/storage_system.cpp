@@ -10,6 +10,9 @@ const Param<Section> kArray{"array", "", "the SSDs (storage/ssd_array)"};
 const Param<Section> kPcie{"pcie", "", "the PCIe topology (storage/pcie)"};
 const Param<Section> kHostCpu{"host_cpu", "", "the host CPU cores (storage/host_cpu)"};
 const Param<Section> kGpuDma{"gpu_dma", "", "the GPU memory's DMA port (storage/gpu_dma)"};
+const Param<Section> kControlPlane{"control_plane", "",
+                                   "who issues GPU-issued I/O (type: bam | cam | spdk | posix | gds; slot control_plane); "
+                                   "absent: the platform has no GPU-issued I/O"};
 }  // namespace
 
 const ComponentSchema& StorageSystem::schema() {
@@ -17,7 +20,7 @@ const ComponentSchema& StorageSystem::schema() {
                                      .name = "system",
                                      .description = "A node's storage path: SSD array, PCIe topology, host CPU and "
                                                     "GPU DMA port.",
-                                     .params = {kArray, kPcie, kHostCpu, kGpuDma},
+                                     .params = {kArray, kPcie, kHostCpu, kGpuDma, kControlPlane},
                                      .ports = {}}};
     return s.schema;
 }
@@ -33,6 +36,9 @@ StorageSystem::StorageSystem(Simulator& sim, const ConfigNode* section, const st
     pcie_ = std::make_unique<PcieTopology>(PcieTopologySettings::read(pp, SsdArraySettings::read(ap).ssds), *dma_);
     host_ = std::make_unique<HostCpu>(HostCpuSettings::read(hp));
     array_ = SsdArray::create(sim, ap, stats_name, *pcie_);
+    if (const ConfigNode* cp = p[kControlPlane])
+        plane_ = control_plane_slot().create(cp, path + "." + kControlPlane.key(), "cam",
+                                             StoragePath{sim, *array_, *pcie_, *host_});
 }
 
 void StorageSystem::register_stats(StatRegistry& stats, const std::string& stats_name) const {
@@ -60,6 +66,7 @@ void StorageSystem::register_stats(StatRegistry& stats, const std::string& stats
     hg.formula("commands", "commands the issuing cores handled", "commands", [h] { return double(h->commands()); });
     hg.formula("busy", "issuing-core time spent on commands, summed over cores", "ps",
                [h] { return double(h->busy_time()); });
+    if (plane_) plane_->register_stats(g.sub("control_plane"));
     const GpuDmaPort* d = dma_.get();
     StatGroup dg = g.sub("gpu_dma");
     dg.formula("bytes_written", "bytes written into GPU memory", "B", [d] { return double(d->bytes_written()); });

@@ -102,6 +102,7 @@ void StreamingMultiprocessor::launch_cta(AppRunner& app, const trace::KernelInfo
     c.registers = cta_registers(k);
     c.shared = k.shared_mem_bytes;
     c.warps_reserved = k.warps_per_cta();
+    if (storage_io_) storage_io_->cta_launched(idx);
     ++resident_ctas_;
     used_warps_ += c.warps_reserved;
     used_registers_ += c.registers;
@@ -305,6 +306,7 @@ bool StreamingMultiprocessor::issue(uint32_t slot, Cycle cycle) {
         }
         case RecordKind::IoSubmit:
         case RecordKind::IoWait:
+            if (storage_io_) return issue_storage_io(w, slot, cycle);
             trace_error(w, std::string(trace::to_string(w.rec.kind)) +
                                " record: GPU-issued storage I/O needs a platform with a storage path, and this "
                                "one has none");
@@ -386,6 +388,35 @@ void StreamingMultiprocessor::warp_exit(uint32_t slot) {
     used_shared_ -= c.shared;
     used_warps_ -= c.warps_reserved;
     app->cta_finished();
+}
+
+// ---- storage I/O (gpu_model/sm/warp_storage_io.hpp) ---------------------------------
+
+void StreamingMultiprocessor::set_storage_io(StorageIoService* service) {
+    if (!service) {
+        storage_io_.reset();
+        return;
+    }
+    storage_io_ = std::make_unique<WarpStorageIo>(*service, id_, cfg_.max_warps, cfg_.max_ctas, [this](uint32_t slot) {
+        if (warps_[slot].state != WarpState::WaitIo)
+            throw SimError(name() + ": storage I/O resumed warp slot " + std::to_string(slot) + " that is not waiting");
+        make_ready(slot);
+    });
+}
+
+// An io_submit goes on like a store once its requests are taken; an io_wait goes on at
+// once when its group has nothing outstanding. Otherwise the warp blocks (WaitIo) until
+// WarpStorageIo resumes it.
+bool StreamingMultiprocessor::issue_storage_io(Warp& w, uint32_t slot, Cycle cycle) {
+    const bool go = w.rec.kind == RecordKind::IoSubmit
+                        ? storage_io_->submit(slot, w.cta, ctas_[w.cta].app->id(), id_ * cfg_.max_warps + slot, w.rec)
+                        : storage_io_->wait(slot, w.cta, w.rec.io_tag);
+    next_record(w, slot);
+    if (go)
+        sleep(slot, cycle + 1);
+    else
+        w.state = WarpState::WaitIo;
+    return true;
 }
 
 // ---- memory path ------------------------------------------------------------------

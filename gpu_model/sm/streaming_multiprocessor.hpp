@@ -29,6 +29,7 @@
 #include "gpu_model/sm/coalescer.hpp"
 #include "gpu_model/sm/local_memory.hpp"
 #include "gpu_model/sm/sm_config.hpp"
+#include "gpu_model/sm/warp_storage_io.hpp"
 #include "gpu_model/sm/warp_scheduler.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "sim/core/component.hpp"
@@ -73,6 +74,10 @@ public:
     // Observer of every issued instruction (tests, tracing): sm, warp slot, pc, cycle.
     using IssueObserver = std::function<void(uint32_t, uint32_t, uint64_t, Cycle)>;
     void set_issue_observer(IssueObserver f) { observer_ = std::move(f); }
+    // The platform's storage path for io_submit / io_wait records (null: none, and
+    // such records are trace errors).
+    void set_storage_io(StorageIoService* service);
+    const WarpStorageIo* storage_io() const { return storage_io_.get(); }
 
     // L1Client
     void l1_complete(MemRequest* r) override;
@@ -83,7 +88,7 @@ public:
 
 private:
     EdgeClock edge_{clock()};  // memoised cycle-edge arithmetic
-    enum class WarpState : uint8_t { Free, Ready, Sleeping, WaitMem, AtBarrier };
+    enum class WarpState : uint8_t { Free, Ready, Sleeping, WaitMem, AtBarrier, WaitIo };
     struct Warp {
         trace::WarpCursor cursor;
         trace::WarpRecord rec;
@@ -153,6 +158,8 @@ private:
     Cycle last_cycle_ = 0;
     bool ticked_ = false;
     IssueObserver observer_;
+    std::unique_ptr<WarpStorageIo> storage_io_;
+    bool issue_storage_io(Warp& w, uint32_t slot, Cycle cycle);
 
     uint64_t decoded_ = 0;
     uint64_t in_flight_ = 0;

@@ -22,6 +22,7 @@
 #include "sim/mem/cache_flush_client.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/write_redirection.hpp"
+#include "storage/storage_system.hpp"
 #include "traces/vector_trace_source.hpp"
 
 namespace zng::cli {
@@ -38,6 +39,9 @@ const Param<Section> kTranslationSection{"translation", "",
 const Param<Section> kMemorySection{"memory", "", "what sits behind the L2 (type: gddr5, optane, zng_flash, ...)"};
 const Param<Section> kFlashSection{"flash", "", "Z-NAND geometry and timing shared by flash-based back ends"};
 const Param<Section> kRunSection{"run", "", "simulator settings"};
+const Param<Section> kStorageSection{"storage", "",
+                                     "the node's storage path for GPU-issued I/O: SSD array, PCIe, host CPU, GPU DMA "
+                                     "port, control plane (storage/system); absent: io_submit records are trace errors"};
 
 // run: simulator settings.
 const Param<Time> kMaxSimTime{"max_sim_time", "0",
@@ -75,7 +79,8 @@ const ComponentSchema& root_schema() {
         .slot = "platform",
         .name = "root",
         .description = "Top-level sections of a platform file (include: merges shared fragments first).",
-        .params = {kPlatformSection, kGpuSection, kTranslationSection, kMemorySection, kFlashSection, kRunSection},
+        .params = {kPlatformSection, kGpuSection, kTranslationSection, kMemorySection, kFlashSection, kRunSection,
+                    kStorageSection},
         .ports = {},
     }};
     return s.schema;
@@ -241,6 +246,16 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     // lines in pinned space (ZnG's write redirection); other back ends have nothing to say.
     if (auto* r = memory_->find_interface<WriteRedirectionSource>()) gpu_->l2().policy().set_redirection_source(r);
 
+    // GPU-issued storage I/O: the storage path's control plane serves every SM.
+    if (const ConfigNode* st = root.find(kStorageSection.key())) {
+        storage_ = build_section(root, kStorageSection.key(), [&] {
+            return std::make_unique<storage::StorageSystem>(*sim_, st, kStorageSection.key(), kStorageSection.key());
+        });
+        storage_->register_stats(sim_->stats(), kStorageSection.key());
+        if (StorageIoService* io = storage_->control_plane())
+            for (uint32_t i = 0; i < gpu_->num_sms(); ++i) gpu_->sm(i).set_storage_io(io);
+    }
+
     StatGroup mem(sim_->stats(), "memory");
     MemoryBackend* m = memory_.get();
     Simulator* s = sim_.get();
@@ -258,6 +273,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
 Platform::~Platform() {
     // Components go first (they own the events still referenced by the queue).
     gpu_.reset();
+    storage_.reset();
     memory_.reset();
     translator_.reset();
 }

@@ -22,6 +22,9 @@ class Gpu;
 }
 class AddressTranslator;
 class MemoryBackend;
+namespace storage {
+class StorageSystem;
+}
 
 namespace cli {
 
@@ -87,6 +90,7 @@ private:
     std::unique_ptr<AddressTranslator> translator_;
     std::unique_ptr<gpu::Gpu> gpu_;
     std::unique_ptr<MemoryBackend> memory_;
+    std::unique_ptr<storage::StorageSystem> storage_;  // the `storage:` section, when present
     Tick max_time_ = 0;
     Tick watchdog_ = 0;  // run.watchdog
     Tick series_interval_ = 0;

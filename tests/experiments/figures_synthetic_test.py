@@ -63,6 +63,13 @@ class Figures(t.TempDirTest):
         self.assertIn("| 1 | ZnG 7.5x HybridGPU IPC on average | 7.5 x | 8 | 1.07 |", report)
         # optane / hybridgpu = 2 against the paper's 2.86: more than 25% off -> a reason slot
         self.assertRegex(report, r"\| 2 \| Optane \+186% over HybridGPU \| 2.86 x \| 2 \| 0.699 \| .*\*\*differs\*\*")
+        # seed 000's claims: CAM 20 GB/s; SPDK 18 / 20 = 0.9; GDS 0.8; a thread for 4 SSDs 0.75, for 2 SSDs 1
+        self.assertIn("| 27 | CAM: 4 KB random read with 12 SSDs 20 GB/s | 20 GB/s | 20 | 1 |", report)
+        self.assertIn("| 28 | CAM: SPDK similar to CAM (4 KB random read, 12 SSDs) | 1 x | 0.9 | 0.9 |", report)
+        self.assertIn("| 30 | CAM: GDS 0.8 GB/s with 12 SSDs | 0.8 GB/s | 0.8 | 1 |", report)
+        self.assertIn("| 31 | CAM: one thread driving 4 SSDs 75% of one per SSD | 0.75 x | 0.75 | 1 |", report)
+        self.assertIn("| 32 | CAM: one thread driving 2 SSDs similar to one per SSD | 1 x | 1 | 1 |", report)
+        self.assertIn("| 33 | CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s | 1.3 GB/s | 18 | 13.8 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml
-and table*.yaml)
+"""Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml,
+table*.yaml and cam_*.yaml)
 with made-up, known values, so the plot and report scripts can be checked against
 numbers computed by hand. Test data only: never mixed with measured results.
 
@@ -24,6 +24,9 @@ LABEL_FACTOR = {"SWnet": 1.0, "FCnet": 1.2, "NiF": 1.17, "nopref": 1.0, "1KBpref
                 "predict-4KBpref": 1.4, "dyn-pref": 1.5, "default": 1.0, "gc-pressure": 0.5}
 REACCESSES = {"sram-l2": 1000.0, "stt-mram-l2": 500.0, "dyn-prefetch": 100.0, "redirection": 110.0}
 REDUNDANCY = {"baseline": 40.0, "network": 20.0, "redirection": 1.5}
+# GPU-issued read throughput (GB/s) per control plane; cam_fig12's: 10 GB/s, 75% when a
+# thread drives more than 2 SSDs.
+IO_GBPS = {"cam": 20.0, "bam": 19.0, "spdk": 18.0, "posix": 4.0, "gds": 0.8}
 
 
 def expand(spec):
@@ -41,7 +44,7 @@ def expand(spec):
 
 def row(cfg, wl, label, sets, index):
     apps = wl.replace("-", ",").split(",")
-    ipc = IPC[cfg] * LABEL_FACTOR.get(label, 1.0)
+    ipc = IPC.get(cfg, 1.0) * LABEL_FACTOR.get(label, 1.0)
     if "gpu.l2.policy.waste_high" in sets:   # a single best cell at (0.4, 0.01)
         ipc *= 1.1 if (sets["gpu.l2.policy.waste_high"], sets["gpu.l2.policy.waste_low"]) == (0.4, 0.01) else 1.0
     if len(apps) > 1 and len(set(apps)) == 1:   # n copies: zng scales by sqrt(n), ideal by n
@@ -51,6 +54,12 @@ def row(cfg, wl, label, sets, index):
          "medium_write_GBps": BANDWIDTH.get(cfg, 1.0) * 0.25, "read_reaccesses": REACCESSES.get(label, 0.0),
          "write_redundancy": REDUNDANCY.get(label, 1.0), "predictor_accuracy": 0.8 + 0.01 * (index % 10),
          "gc_merges": 5.0 if label == "gc-pressure" else 0.0, "dir": f"points/p{index}"}
+    if cfg in IO_GBPS:   # 1 ms of simulated time
+        gbps = IO_GBPS[cfg]
+        if "storage.control_plane.threads" in sets:
+            gbps = 10.0 * (1.0 if 2 * sets["storage.control_plane.threads"] >= sets["storage.array.ssds"] else 0.75)
+        r["sim_time_ps"] = 1e9
+        r["io_bytes_read"] = gbps * 1e9 * 1e-3
     for k, v in sets.items():
         r[f"set.{k}"] = v
     for i, a in enumerate(apps, start=1):
@@ -60,7 +69,8 @@ def row(cfg, wl, label, sets, index):
 
 
 def write(out_root, drop):
-    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))
+                       + glob.glob(os.path.join(EXPERIMENTS, "cam_*.yaml"))):
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             spec = yaml.safe_load(f)

@@ -91,6 +91,43 @@ void WarpEmitter::barrier(uint64_t pc, uint32_t mask) {
     emit(RecordKind::Barrier, pc);
 }
 
+void WarpEmitter::io_submit_strided(uint64_t pc, uint32_t mask, bool write, uint32_t bytes, uint32_t tag,
+                                    uint64_t base, int64_t stride, uint64_t dest, int64_t dest_stride) {
+    if (mask == 0) return;
+    rec_.set_access(MemSpace::Global, 0, mask, true, base, stride);
+    rec_.io_write = write;
+    rec_.io_bytes = bytes;
+    rec_.io_tag = tag;
+    rec_.io_dest = dest;
+    rec_.io_dest_stride = dest_stride;
+    emit(RecordKind::IoSubmit, pc);
+}
+
+void WarpEmitter::io_submit(uint64_t pc, uint32_t mask, bool write, uint32_t bytes, uint32_t tag,
+                            const LaneAddrs& offsets, uint64_t dest, int64_t dest_stride) {
+    if (mask == 0) return;
+    uint64_t base = 0;
+    int64_t stride = 0;
+    if (detect_stride(mask, offsets, base, stride)) {
+        io_submit_strided(pc, mask, write, bytes, tag, base, stride, dest, dest_stride);
+        return;
+    }
+    rec_.set_access(MemSpace::Global, 0, mask, false, 0, 0);
+    for (uint32_t m = mask; m != 0; m &= m - 1) rec_.addr[std::countr_zero(m)] = offsets[std::countr_zero(m)];
+    rec_.io_write = write;
+    rec_.io_bytes = bytes;
+    rec_.io_tag = tag;
+    rec_.io_dest = dest;
+    rec_.io_dest_stride = dest_stride;
+    emit(RecordKind::IoSubmit, pc);
+}
+
+void WarpEmitter::io_wait(uint64_t pc, uint32_t tag) {
+    rec_.set_access(MemSpace::Global, 0, live_, false, 0, 0);
+    rec_.io_tag = tag;
+    emit(RecordKind::IoWait, pc);
+}
+
 void WarpEmitter::finish() {
     // Trailing compute rides on the Exit record rather than a separate Compute record;
     // without it, the writer appends the Exit itself.

@@ -59,6 +59,16 @@ public:
     void barrier(uint64_t pc) { barrier(pc, live_); }
     void barrier(uint64_t pc, uint32_t mask);
 
+    // Storage I/O (trace format 3): lanes of `mask` each move `bytes` between storage
+    // byte offset base + lane * stride and GPU address dest + lane * dest_stride, into
+    // group `tag` of the CTA; io_wait blocks the warp until the group's requests
+    // submitted before it have completed.
+    void io_submit_strided(uint64_t pc, uint32_t mask, bool write, uint32_t bytes, uint32_t tag, uint64_t base,
+                           int64_t stride, uint64_t dest, int64_t dest_stride);
+    void io_submit(uint64_t pc, uint32_t mask, bool write, uint32_t bytes, uint32_t tag, const LaneAddrs& offsets,
+                   uint64_t dest, int64_t dest_stride);
+    void io_wait(uint64_t pc, uint32_t tag);
+
     // Lanes of this warp that are threads of the block.
     uint32_t live_lanes() const { return live_; }
 

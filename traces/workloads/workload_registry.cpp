@@ -1,3 +1,4 @@
+#include "traces/workloads/storage/io_bench.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 #include <unistd.h>
@@ -173,6 +174,7 @@ const WorkloadRegistry& builtin_workloads() {
         register_graph_workloads(r);
 #endif
         register_dense_workloads(r);
+        register_storage_workloads(r);
         return r;
     }();
     return registry;

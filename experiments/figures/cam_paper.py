@@ -1,0 +1,21 @@
+"""Values seed 000 (CAM: GPU-initiated, CPU-managed SSD management) states in its text,
+each quoting its sentence, for the report's CAM section."""
+
+from figures.paper import Stated
+
+CAM_12SSD_4K_READ = Stated(20.0, "GB/s", "When configured with 12 SSDs and an access granularity of 4096, CAM is "
+                                         "capable of achieving 20GB/s throughput.")
+# "Figure 8a shows CAM achieves similar read throughput to that of SPDK and BaM": the
+# ratio to CAM is 1 for both.
+SPDK_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read throughput to that of SPDK and "
+                                       "BaM.")
+BAM_OF_CAM_4K_READ = Stated(1.0, "x", "Figure 8a shows CAM achieves similar read throughput to that of SPDK and "
+                                      "BaM.")
+GDS_12SSD = Stated(0.8, "GB/s", "For example, GDS achieves a throughput of only 0.8 GB/s with 12 SSDs, whereas CAM "
+                                "can attain nearly 20 GB/s.")
+ONE_THREAD_4_SSDS = Stated(0.75, "x", "The I/O throughput using one thread to control 4 SSDs is 75% of the "
+                                     "throughput using one thread to control one SSD.")
+ONE_THREAD_2_SSDS = Stated(1.0, "x", "We observe that when using a thread to control 2 SSDs, the I/O throughput is "
+                                     "similar to that of one thread managing 1 SSD.")
+SPDK_SCATTERED_4K = Stated(1.3, "GB/s", "When accessing is in 4KB granularity, it can only achieve 1.3GB/s "
+                                        "bandwidth, which is 93.5% lower than the CAM's achieved bandwidth.")

@@ -1,0 +1,16 @@
+#include "storage/control/bam_plane.hpp"
+#include "storage/control/cpu_managed_plane.hpp"
+
+namespace zng::storage {
+
+void register_control_planes() {
+    control_plane_slot().add(BamSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<BamPlane>(path, BamSettings::read(p));
+    });
+    for (const char* name : {"cam", "spdk", "posix", "gds"})
+        control_plane_slot().add(CpuManagedSettings::schema(name), [](const Params& p, const StoragePath& path) {
+            return std::make_unique<CpuManagedPlane>(path, CpuManagedSettings::read(p));
+        });
+}
+
+}  // namespace zng::storage
