@@ -192,6 +192,17 @@ def threads_ratio(ssds):
     return f
 
 
+def polling_sm_share(platform, min_ssds):
+    """Mean share of the SMs holding a polling warp (cam_fig4) over the points of
+    `platform` with more than `min_ssds` SSDs."""
+    def f(df):
+        rows = df[(df["platform"] == platform) & (df["set.storage.array.ssds"].astype(int) > min_ssds)]
+        if rows.empty:
+            raise Missing(f"no {platform} point with more than {min_ssds} SSDs")
+        return float(rows["polling_sm_share"].astype(float).mean())
+    return f
+
+
 def io_read_of(platform, ssds=12):
     return lambda df: io_read_GBps(df, platform, ssds)
 
@@ -273,6 +284,13 @@ CLAIMS = [
     ("CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s", cam_paper.SPDK_SCATTERED_4K, "cam_fig16",
      io_read_of("spdk"), "bytes read / simulated time, a copy per request (the copy cost is derived from this)",
      ["io_bytes_read"]),
+    # Seed 000 Fig. 4: SMs held by threads waiting for their I/O.
+    ("CAM: BaM engages nearly all SMs beyond 5 SSDs", cam_paper.BAM_SMS_BEYOND_5_SSDS, "cam_fig4",
+     polling_sm_share("bam", 5), "mean share of SMs holding a polling warp, 6-12 SSDs (fixed 65,536-thread grid)",
+     ["polling_sm_share"]),
+    ("CAM: CAM engages no SMs", cam_paper.CAM_SMS_LEFT_FREE, "cam_fig4",
+     lambda df: 1.0 - polling_sm_share("cam", 0)(df), "1 - mean share of SMs holding a polling warp, 1-12 SSDs",
+     ["polling_sm_share"]),
 ]
 
 

@@ -60,6 +60,8 @@ def row(cfg, wl, label, sets, index):
             gbps = 10.0 * (1.0 if 2 * sets["storage.control_plane.threads"] >= sets["storage.array.ssds"] else 0.75)
         r["sim_time_ps"] = 1e9
         r["io_bytes_read"] = gbps * 1e9 * 1e-3
+        # cam_fig4: BaM's pollers on 90% of the SMs, CAM's on none.
+        r["polling_sm_share"] = 0.9 if cfg == "bam" else 0.0
     for k, v in sets.items():
         r[f"set.{k}"] = v
     for i, a in enumerate(apps, start=1):
