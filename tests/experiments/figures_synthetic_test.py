@@ -73,6 +73,8 @@ class Figures(t.TempDirTest):
         # cam_fig4: BaM's polling share 0.9 beyond 5 SSDs; CAM leaves 1 - 0 of the SMs free
         self.assertIn("| 34 | CAM: BaM engages nearly all SMs beyond 5 SSDs | 1 share of SMs | 0.9 | 0.9 |", report)
         self.assertIn("| 35 | CAM: CAM engages no SMs | 1 share of SMs | 1 | 1 |", report)
+        # cam_fig9: GIDS takes 1.5x CAM's time with 512 B rows, 1.8x with 4 KB: up to 1.8
+        self.assertIn("| 36 | CAM: GNN training up to 1.84x over GIDS (BaM) | 1.84 x | 1.8 | 0.978 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")
