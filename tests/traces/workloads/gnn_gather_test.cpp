@@ -92,7 +92,7 @@ TEST(GnnGather, SerialProgramGathersThenComputesEachBatch) {
     // batch (16 x 2 = 32); a 512 B row is 4 loads carrying its 512 compute instructions.
     WorkloadOptions o;
     o.scale = 8;
-    o.program = {{"batch_size", 4}, {"batches", 2}, {"feature_bytes", 512}, {"ctas", 2}};
+    o.program = {{"batch_size", 4}, {"batches", 2}, {"feature_bytes", 512}, {"grid_ctas", 2}};
     const uint64_t rows = rows_of(o, 4, 2);
     const std::string path = testing::tmp_trace("gnn_serial");
     generate_workload("gnn_gather", o, path);
@@ -111,7 +111,7 @@ TEST(GnnGather, PipelinedProgramSubmitsTheNextBatchBeforeComputing) {
     // it, submits batch 1, and only then loads batch 0's rows.
     WorkloadOptions o;
     o.scale = 8;
-    o.program = {{"batch_size", 4}, {"batches", 2}, {"feature_bytes", 512}, {"ctas", 2}, {"overlap", 1}};
+    o.program = {{"batch_size", 4}, {"batches", 2}, {"feature_bytes", 512}, {"grid_ctas", 2}, {"overlap", 1}};
     const uint64_t rows = rows_of(o, 4, 2);
     const std::string path = testing::tmp_trace("gnn_pipelined");
     generate_workload("gnn_gather", o, path);

@@ -18,7 +18,7 @@ const ProgramOption kFeatureBytes{"feature_bytes", "bytes of a node's feature ro
 const ProgramOption kFanout1{"fanout1", "neighbours sampled per seed node", 0, 1024,
                              "25 (seed 000 Table V: fan-outs 25, 10)"};
 const ProgramOption kFanout2{"fanout2", "neighbours sampled per hop-1 node", 0, 1024, "10"};
-const ProgramOption kCtas{"ctas", "CTAs of 256 threads the rows are spread over", 1, 65535, "64"};
+const ProgramOption kCtas{"grid_ctas", "CTAs of 256 threads the rows are spread over", 1, 65535, "64"};
 const ProgramOption kRowCompute{"row_compute", "compute warp instructions per gathered row", 0, 1 << 24,
                                 "feature_bytes: the row's feature_bytes / 4 values x 128 hidden units (seed 000 "
                                 "Table V) multiply-adds over 32 lanes"};

@@ -8,7 +8,7 @@
 // Each of `batches` mini-batches draws `batch_size` seed nodes, samples up to 25
 // neighbours of each (with replacement, as DGL's sampler with replace=True) and up to
 // 10 of each of those; the batch's distinct nodes are its rows. Rows go to warps in
-// chunks of 32 (chunk k to warp k mod warps of a `ctas` x 256-thread grid). A warp
+// chunks of 32 (chunk k to warp k mod warps of a `grid_ctas` x 256-thread grid). A warp
 // gathers a chunk with one io_submit (a lane per row, into the batch's slot of a double
 // buffer in GPU memory) and io_wait; it then computes on each of its rows: the row's
 // feature_bytes / 128 loads (32 lanes x 4 B) with `row_compute` compute instructions
