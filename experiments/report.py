@@ -213,6 +213,25 @@ def gnn_speedup(df):
     return max(ratios)
 
 
+def label_time_ratio(num, den):
+    """Simulated time of the point labelled `num` over that of `den` (points specs)."""
+    def f(df):
+        t = {r["label"]: r["sim_time_ps"] for _, r in df.iterrows()}
+        if num not in t or den not in t:
+            raise Missing(f"no points labelled {num} and {den}")
+        return t[num] / t[den]
+    return f
+
+
+def gds_gemm_GBps(df):
+    """cam_fig10: GDS's bytes read and written over its simulated time (GB/s)."""
+    rows = df[df["label"] == "gds"]
+    if rows.empty:
+        raise Missing("no point labelled gds")
+    r = rows.iloc[0]
+    return (r["io_bytes_read"] + r["io_bytes_written"]) / (r["sim_time_ps"] * 1e-12) / 1e9
+
+
 def io_read_of(platform, ssds=12):
     return lambda df: io_read_GBps(df, platform, ssds)
 
@@ -305,6 +324,11 @@ CLAIMS = [
     ("CAM: GNN training up to 1.84x over GIDS (BaM)", cam_paper.GNN_SPEEDUP_MAX, "cam_fig9", gnn_speedup,
      "largest GIDS/CAM simulated-time ratio over 512 B and 4 KB rows (gnn_gather: serial on bam vs pipelined on cam)",
      ["sim_time_ps"]),
+    # Seed 000 Fig. 10b-c: out-of-core GEMM.
+    ("CAM: GEMM up to 1.84x over BaM", cam_paper.GEMM_SPEEDUP_MAX, "cam_fig10", label_time_ratio("bam", "cam"),
+     "BaM's (serial program) over CAM's (pipelined) simulated time, gemm_ooc", ["sim_time_ps"]),
+    ("CAM: GDS 0.8 GB/s with 12 SSDs (GEMM)", cam_paper.GDS_12SSD, "cam_fig10", gds_gemm_GBps,
+     "bytes read and written / simulated time of gemm_ooc on GDS", ["io_bytes_read", "io_bytes_written"]),
 ]
 
 

@@ -5,6 +5,7 @@
 
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
 
 namespace zng::workloads {
@@ -92,6 +93,7 @@ void generate_io_bench(WorkloadContext& ctx) {
 
 void register_storage_workloads(WorkloadRegistry& registry) {
     register_gnn_gather(registry);
+    register_gemm_ooc(registry);
     registry.add({"io_bench", "storage",
                   "GPU threads each issuing storage requests (io_submit, then io_wait), random or sequential, "
                   "reads or writes (seed 000 IV-B)",
