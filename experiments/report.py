@@ -192,6 +192,46 @@ def threads_ratio(ssds):
     return f
 
 
+def polling_sm_share(platform, min_ssds):
+    """Mean share of the SMs holding a polling warp (cam_fig4) over the points of
+    `platform` with more than `min_ssds` SSDs."""
+    def f(df):
+        rows = df[(df["platform"] == platform) & (df["set.storage.array.ssds"].astype(int) > min_ssds)]
+        if rows.empty:
+            raise Missing(f"no {platform} point with more than {min_ssds} SSDs")
+        return float(rows["polling_sm_share"].astype(float).mean())
+    return f
+
+
+def gnn_speedup(df):
+    """cam_fig9: the largest ratio, over feature sizes, of GIDS's (BaM, serial program)
+    simulated time to CAM's (pipelined program)."""
+    t = {r["label"]: r["sim_time_ps"] for _, r in df.iterrows()}
+    ratios = [t[f"gids-{f}"] / t[f"cam-{f}"] for f in (512, 4096) if f"gids-{f}" in t and f"cam-{f}" in t]
+    if not ratios:
+        raise Missing("no pair of gids-<size> and cam-<size> points")
+    return max(ratios)
+
+
+def label_time_ratio(num, den):
+    """Simulated time of the point labelled `num` over that of `den` (points specs)."""
+    def f(df):
+        t = {r["label"]: r["sim_time_ps"] for _, r in df.iterrows()}
+        if num not in t or den not in t:
+            raise Missing(f"no points labelled {num} and {den}")
+        return t[num] / t[den]
+    return f
+
+
+def gds_gemm_GBps(df):
+    """cam_fig10: GDS's bytes read and written over its simulated time (GB/s)."""
+    rows = df[df["label"] == "gds"]
+    if rows.empty:
+        raise Missing("no point labelled gds")
+    r = rows.iloc[0]
+    return (r["io_bytes_read"] + r["io_bytes_written"]) / (r["sim_time_ps"] * 1e-12) / 1e9
+
+
 def io_read_of(platform, ssds=12):
     return lambda df: io_read_GBps(df, platform, ssds)
 
@@ -273,6 +313,22 @@ CLAIMS = [
     ("CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s", cam_paper.SPDK_SCATTERED_4K, "cam_fig16",
      io_read_of("spdk"), "bytes read / simulated time, a copy per request (the copy cost is derived from this)",
      ["io_bytes_read"]),
+    # Seed 000 Fig. 4: SMs held by threads waiting for their I/O.
+    ("CAM: BaM engages nearly all SMs beyond 5 SSDs", cam_paper.BAM_SMS_BEYOND_5_SSDS, "cam_fig4",
+     polling_sm_share("bam", 5), "mean share of SMs holding a polling warp, 6-12 SSDs (fixed 65,536-thread grid)",
+     ["polling_sm_share"]),
+    ("CAM: CAM engages no SMs", cam_paper.CAM_SMS_LEFT_FREE, "cam_fig4",
+     lambda df: 1.0 - polling_sm_share("cam", 0)(df), "1 - mean share of SMs holding a polling warp, 1-12 SSDs",
+     ["polling_sm_share"]),
+    # Seed 000 Fig. 9: GNN training.
+    ("CAM: GNN training up to 1.84x over GIDS (BaM)", cam_paper.GNN_SPEEDUP_MAX, "cam_fig9", gnn_speedup,
+     "largest GIDS/CAM simulated-time ratio over 512 B and 4 KB rows (gnn_gather: serial on bam vs pipelined on cam)",
+     ["sim_time_ps"]),
+    # Seed 000 Fig. 10b-c: out-of-core GEMM.
+    ("CAM: GEMM up to 1.84x over BaM", cam_paper.GEMM_SPEEDUP_MAX, "cam_fig10", label_time_ratio("bam", "cam"),
+     "BaM's (serial program) over CAM's (pipelined) simulated time, gemm_ooc", ["sim_time_ps"]),
+    ("CAM: GDS 0.8 GB/s with 12 SSDs (GEMM)", cam_paper.GDS_12SSD, "cam_fig10", gds_gemm_GBps,
+     "bytes read and written / simulated time of gemm_ooc on GDS", ["io_bytes_read", "io_bytes_written"]),
 ]
 
 

@@ -397,22 +397,36 @@ void StreamingMultiprocessor::set_storage_io(StorageIoService* service) {
         storage_io_.reset();
         return;
     }
-    storage_io_ = std::make_unique<WarpStorageIo>(*service, id_, cfg_.max_warps, cfg_.max_ctas, [this](uint32_t slot) {
-        if (warps_[slot].state != WarpState::WaitIo)
-            throw SimError(name() + ": storage I/O resumed warp slot " + std::to_string(slot) + " that is not waiting");
-        make_ready(slot);
-    });
+    storage_io_ = std::make_unique<WarpStorageIo>(
+        sim(), *service, id_, cfg_.max_warps, cfg_.max_ctas, [this](uint32_t slot) {
+            if (warps_[slot].state != WarpState::WaitIo)
+                throw SimError(name() + ": storage I/O resumed warp slot " + std::to_string(slot) +
+                               " that is not waiting");
+            make_ready(slot);
+        });
+    storage_io_->register_stats(stats().sub("storage_io"));
 }
 
 // An io_submit goes on like a store once its requests are taken; an io_wait goes on at
 // once when its group has nothing outstanding. Otherwise the warp blocks (WaitIo) until
-// WarpStorageIo resumes it.
+// WarpStorageIo resumes it. A polling io_wait keeps the record and issues it again at
+// the first edge one poll interval later (each issue is one poll instruction).
 bool StreamingMultiprocessor::issue_storage_io(Warp& w, uint32_t slot, Cycle cycle) {
-    const bool go = w.rec.kind == RecordKind::IoSubmit
-                        ? storage_io_->submit(slot, w.cta, ctas_[w.cta].app->id(), id_ * cfg_.max_warps + slot, w.rec)
-                        : storage_io_->wait(slot, w.cta, w.rec.io_tag);
+    using Wait = WarpStorageIo::Wait;
+    const Wait r = w.rec.kind == RecordKind::IoSubmit
+                       ? (storage_io_->submit(slot, w.cta, ctas_[w.cta].app->id(), id_ * cfg_.max_warps + slot, w.rec)
+                              ? Wait::Go
+                              : Wait::Blocked)
+                       : storage_io_->wait(slot, w.cta, w.rec.io_tag);
+    if (r == Wait::Poll) {
+        // The loop's next poll: one more instruction than the trace's record holds.
+        ++decoded_;
+        w.own_left = true;
+        sleep(slot, clock().edge_cycle(clock().cycle_to_tick(cycle) + storage_io_->poll_interval()));
+        return true;
+    }
     next_record(w, slot);
-    if (go)
+    if (r == Wait::Go)
         sleep(slot, cycle + 1);
     else
         w.state = WarpState::WaitIo;

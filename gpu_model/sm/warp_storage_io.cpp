@@ -16,9 +16,16 @@ uint64_t make_token(uint32_t serial, uint32_t cta, uint32_t group, uint64_t seq)
 }
 }  // namespace
 
-WarpStorageIo::WarpStorageIo(StorageIoService& service, uint32_t sm, uint32_t max_warps, uint32_t max_ctas,
-                             Resume resume)
-    : service_(service), sm_(sm), resume_(std::move(resume)), ctas_(max_ctas), pending_(max_warps) {
+WarpStorageIo::WarpStorageIo(const Simulator& sim, StorageIoService& service, uint32_t sm, uint32_t max_warps,
+                             uint32_t max_ctas, Resume resume)
+    : sim_(sim),
+      service_(service),
+      poll_interval_(service.poll_interval()),
+      sm_(sm),
+      resume_(std::move(resume)),
+      ctas_(max_ctas),
+      pending_(max_warps),
+      waits_(max_warps) {
     if (max_ctas > kMaxCtaSlots)
         throw SimError("storage I/O: at most " + std::to_string(kMaxCtaSlots) + " CTA slots per SM");
 }
@@ -86,13 +93,63 @@ void WarpStorageIo::io_room() {
     }
 }
 
-bool WarpStorageIo::wait(uint32_t slot, uint32_t cta, uint32_t tag) {
+WarpStorageIo::Wait WarpStorageIo::wait(uint32_t slot, uint32_t cta, uint32_t tag) {
     Cta& c = ctas_.at(cta);
-    Group& grp = c.groups[group_of(c, tag)];
-    if (grp.low >= grp.next) return true;
+    SlotWait& sw = waits_.at(slot);
+    if (sw.mode == Wait::Poll) {
+        // The next poll of a wait in progress: it reads the completion state again.
+        ++polls_;
+        if (c.groups[sw.group].low < sw.until) return Wait::Poll;
+        end_wait(slot);
+        return Wait::Go;
+    }
+    const uint32_t g = group_of(c, tag);
+    Group& grp = c.groups[g];
+    if (poll_interval_ > 0) ++polls_;  // the first read of the completion entry
+    if (grp.low >= grp.next) return Wait::Go;
+    sw.group = g;
+    sw.until = grp.next;
+    sw.since = sim_.now();
+    if (poll_interval_ > 0) {
+        sw.mode = Wait::Poll;
+        ++waits_polled_;
+        if (polling_warps_++ == 0) polling_sm_since_ = sim_.now();
+        return Wait::Poll;
+    }
+    sw.mode = Wait::Blocked;
     grp.waiters.push_back({slot, grp.next});
     ++waits_blocked_;
-    return false;
+    return Wait::Blocked;
+}
+
+void WarpStorageIo::end_wait(uint32_t slot) {
+    SlotWait& sw = waits_[slot];
+    const Tick spent = sim_.now() - sw.since;
+    if (sw.mode == Wait::Poll) {
+        polling_time_ += spent;
+        if (--polling_warps_ == 0) polling_sm_time_ += sim_.now() - polling_sm_since_;
+    } else {
+        blocked_time_ += spent;
+    }
+    sw.mode = Wait::Go;
+}
+
+Tick WarpStorageIo::polling_sm_time() const {
+    return polling_sm_time_ + (polling_warps_ > 0 ? sim_.now() - polling_sm_since_ : 0);
+}
+
+void WarpStorageIo::register_stats(StatGroup g) const {
+    g.formula("waits_blocked", "io_waits that blocked their warp until told of the completion", "waits",
+              [this] { return double(waits_blocked_); });
+    g.formula("waits_polled", "io_waits whose warp polled for the completion", "waits",
+              [this] { return double(waits_polled_); });
+    g.formula("polls", "poll instructions issued by waiting warps", "instructions", [this] { return double(polls_); });
+    g.formula("blocked_warp_time", "warp-slot time spent blocked in io_wait", "ns",
+              [this] { return double(blocked_time_) / double(kNanosecond); });
+    g.formula("polling_warp_time", "warp-slot time spent polling in io_wait", "ns",
+              [this] { return double(polling_time_) / double(kNanosecond); });
+    g.formula("polling_sm_time", "time the SM held at least one polling warp", "ns",
+              [this] { return double(polling_sm_time()) / double(kNanosecond); });
 }
 
 void WarpStorageIo::io_done(uint64_t token) {
@@ -116,9 +173,10 @@ void WarpStorageIo::io_done(uint64_t token) {
     size_t kept = 0;
     for (size_t i = 0; i < grp.waiters.size(); ++i) {
         const Waiter w = grp.waiters[i];
-        if (w.until <= grp.low)
+        if (w.until <= grp.low) {
+            end_wait(w.slot);
             resume_(w.slot);
-        else
+        } else
             grp.waiters[kept++] = w;
     }
     grp.waiters.resize(kept);

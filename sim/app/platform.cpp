@@ -252,8 +252,10 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
             return std::make_unique<storage::StorageSystem>(*sim_, st, kStorageSection.key(), kStorageSection.key());
         });
         storage_->register_stats(sim_->stats(), kStorageSection.key());
-        if (StorageIoService* io = storage_->control_plane())
+        if (StorageIoService* io = storage_->control_plane()) {
             for (uint32_t i = 0; i < gpu_->num_sms(); ++i) gpu_->sm(i).set_storage_io(io);
+            register_gpu_wait_stats(StatGroup(sim_->stats(), kStorageSection.key()).sub("gpu_wait"));
+        }
     }
 
     StatGroup mem(sim_->stats(), "memory");
@@ -268,6 +270,40 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
                     double t = ticks_to_seconds(s->now());
                     return t > 0 ? static_cast<double>(m->medium_bytes_written()) / t / 1e9 : 0.0;
                 });
+}
+
+// What GPU-issued I/O costs the SMs while threads wait for it (seed 000 Fig. 4: the SMs
+// BaM's polling threads occupy): sums over the SMs' storage_io statistics and shares of
+// the GPU's SMs and warp slots over the run.
+void Platform::register_gpu_wait_stats(StatGroup g) const {
+    gpu::Gpu* gpu = gpu_.get();
+    Simulator* s = sim_.get();
+    auto sum = [gpu](auto f) {
+        double t = 0;
+        for (uint32_t i = 0; i < gpu->num_sms(); ++i) t += static_cast<double>(f(*gpu->sm(i).storage_io()));
+        return t;
+    };
+    auto slots = [gpu, s] {
+        return static_cast<double>(s->now()) * gpu->num_sms() * gpu->sm(0).storage_io()->warp_slots();
+    };
+    g.formula("polls", "poll instructions issued by warps waiting for storage I/O, all SMs", "instructions",
+              [sum] { return sum([](const gpu::WarpStorageIo& w) { return w.polls(); }); });
+    g.formula("polling_sm_share", "mean share of the SMs holding at least one warp polling for storage I/O", "ratio",
+              [sum, gpu, s] {
+                  const double t = static_cast<double>(s->now()) * gpu->num_sms();
+                  return t > 0 ? sum([](const gpu::WarpStorageIo& w) { return w.polling_sm_time(); }) / t : 0.0;
+              });
+    g.formula("polling_slot_share", "mean share of the GPU's warp slots held by warps polling for storage I/O",
+              "ratio", [sum, slots] {
+                  const double t = slots();
+                  return t > 0 ? sum([](const gpu::WarpStorageIo& w) { return w.polling_time(); }) / t : 0.0;
+              });
+    g.formula("blocked_slot_share",
+              "mean share of the GPU's warp slots held by warps blocked (issuing nothing) in io_wait", "ratio",
+              [sum, slots] {
+                  const double t = slots();
+                  return t > 0 ? sum([](const gpu::WarpStorageIo& w) { return w.blocked_time(); }) / t : 0.0;
+              });
 }
 
 Platform::~Platform() {

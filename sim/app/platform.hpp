@@ -84,6 +84,7 @@ private:
     void build(const ConfigNode& root, std::vector<AppInput> apps);
     // What a run that stopped progressing is waiting for (run.watchdog's error).
     std::string stuck_report(Tick span) const;
+    void register_gpu_wait_stats(StatGroup g) const;
     const ConfigNode& root_;
     std::vector<std::string> app_names_;
     std::unique_ptr<Simulator> sim_;

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/core/tick.hpp"
+
 namespace zng {
 
 // One lane's request: `bytes` between storage byte offset `offset` and GPU virtual
@@ -55,6 +57,11 @@ public:
     virtual void submit(const StorageIoBatch& batch, StorageIoClient& client) = 0;
     // Requests taken and not yet completed.
     virtual uint64_t in_flight() const = 0;
+    // How a GPU thread waiting for its requests learns of their completion. 0: it is
+    // told (the warp stays resident, blocked, and issues nothing until the completion
+    // wakes it). Otherwise the thread polls: the warp keeps issuing one poll
+    // instruction every poll_interval() until a poll finds its requests complete.
+    virtual Tick poll_interval() const { return 0; }
 };
 
 }  // namespace zng

@@ -7,6 +7,15 @@ const Param<Time> kSqeWrite{"sqe_write_latency", "500ns",
                             "a GPU thread claiming a submission-queue slot (atomic on the queue tail) and writing "
                             "its 64 B entry into the queue in GPU memory (assumption: one global atomic and one "
                             "store at the A100's ~600-cycle memory latency)"};
+// Seed 000 II-C: "BaM needs to launch a large number of GPU thread blocks to submit
+// enough in-flight I/O requests and poll the completion."
+const Param<Time> kPollInterval =
+    Param<Time>("poll_interval", "425ns",
+                "time between a waiting GPU thread's reads of its completion entry in GPU memory: each read is one "
+                "poll instruction of its warp, which stays resident and polling until its requests are complete "
+                "(assumption: one volatile load per loop iteration at the A100's ~600-cycle global memory latency, "
+                "600 / 1.41 GHz = 425 ns)")
+        .range(kNanosecond, kSecond);
 }  // namespace
 
 const ComponentSchema& BamSettings::schema() {
@@ -17,6 +26,7 @@ const ComponentSchema& BamSettings::schema() {
                         "over PCIe and poll completions; data peer-to-peer into GPU memory.";
         c.params = ControlPlane::common_params();
         c.params.push_back(kSqeWrite);
+        c.params.push_back(kPollInterval);
         return c;
     }();
     return s;
@@ -26,6 +36,7 @@ BamSettings BamSettings::read(const Params& p) {
     BamSettings s;
     s.max_in_flight = ControlPlane::read_max_in_flight(p);
     s.sqe_write_latency = p[kSqeWrite];
+    s.poll_interval = p[kPollInterval];
     return s;
 }
 

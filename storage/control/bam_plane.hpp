@@ -8,7 +8,8 @@
 // full waits (the plane's FIFO of that queue) until an entry completes.
 //
 // One 4 KiB read: sqe_write_latency + doorbell + command fetch + device + DMA over the
-// SSD link, fabric and GPU link + completion entry write + poll.
+// SSD link, fabric and GPU link + completion entry write + poll; the waiting warp
+// notices it at its next poll (poll_interval() apart), each poll an issued instruction.
 #pragma once
 #include <vector>
 
@@ -20,6 +21,7 @@ namespace zng::storage {
 struct BamSettings {
     uint32_t max_in_flight = 65536;
     Tick sqe_write_latency = 0;  // a GPU thread claiming a slot and writing its entry in GPU memory
+    Tick poll_interval = 0;      // between a waiting thread's polls of its completion entry
 
     static const ComponentSchema& schema();
     static BamSettings read(const Params& p);
@@ -29,6 +31,8 @@ class BamPlane final : public ControlPlane {
 public:
     BamPlane(const StoragePath& path, const BamSettings& s);
     void submit(const StorageIoBatch& batch, StorageIoClient& client) override;
+    // BaM's threads poll their completion entries: a waiting warp keeps issuing polls.
+    Tick poll_interval() const override { return s_.poll_interval; }
 
 private:
     // A request from its entry write to its completion; slots are reused, so that a

@@ -70,6 +70,14 @@ class Figures(t.TempDirTest):
         self.assertIn("| 31 | CAM: one thread driving 4 SSDs 75% of one per SSD | 0.75 x | 0.75 | 1 |", report)
         self.assertIn("| 32 | CAM: one thread driving 2 SSDs similar to one per SSD | 1 x | 1 | 1 |", report)
         self.assertIn("| 33 | CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s | 1.3 GB/s | 18 | 13.8 |", report)
+        # cam_fig4: BaM's polling share 0.9 beyond 5 SSDs; CAM leaves 1 - 0 of the SMs free
+        self.assertIn("| 34 | CAM: BaM engages nearly all SMs beyond 5 SSDs | 1 share of SMs | 0.9 | 0.9 |", report)
+        self.assertIn("| 35 | CAM: CAM engages no SMs | 1 share of SMs | 1 | 1 |", report)
+        # cam_fig9: GIDS takes 1.5x CAM's time with 512 B rows, 1.8x with 4 KB: up to 1.8
+        self.assertIn("| 36 | CAM: GNN training up to 1.84x over GIDS (BaM) | 1.84 x | 1.8 | 0.978 |", report)
+        # cam_fig10: BaM's GEMM takes 1.6x CAM's time; GDS moves 0.8 GB/s over its 1 ms
+        self.assertIn("| 37 | CAM: GEMM up to 1.84x over BaM | 1.84 x | 1.6 | 0.87 |", report)
+        self.assertIn("| 38 | CAM: GDS 0.8 GB/s with 12 SSDs (GEMM) | 0.8 GB/s | 0.8 | 1 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

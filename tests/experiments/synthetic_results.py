@@ -26,10 +26,16 @@ REACCESSES = {"sram-l2": 1000.0, "stt-mram-l2": 500.0, "dyn-prefetch": 100.0, "r
 REDUNDANCY = {"baseline": 40.0, "network": 20.0, "redirection": 1.5}
 # GPU-issued read throughput (GB/s) per control plane; cam_fig12's: 10 GB/s, 75% when a
 # thread drives more than 2 SSDs.
+GNN_TIME = {"gids-512": 1.5, "gids-4096": 1.8, "bam": 1.6}
 IO_GBPS = {"cam": 20.0, "bam": 19.0, "spdk": 18.0, "posix": 4.0, "gds": 0.8}
 
 
 def expand(spec):
+    if "points" in spec:
+        for p in spec["points"]:
+            yield os.path.splitext(os.path.basename(p["config"]))[0], str(p["workload"]), p.get("label", ""), \
+                dict(p.get("set") or {})
+        return
     variants = spec.get("variants") or {"": {}}
     sets = spec.get("set") or {}
     keys = sorted(sets)
@@ -60,6 +66,11 @@ def row(cfg, wl, label, sets, index):
             gbps = 10.0 * (1.0 if 2 * sets["storage.control_plane.threads"] >= sets["storage.array.ssds"] else 0.75)
         r["sim_time_ps"] = 1e9
         r["io_bytes_read"] = gbps * 1e9 * 1e-3
+        r["io_bytes_written"] = 0.0
+        # cam_fig4: BaM's pollers on 90% of the SMs, CAM's on none.
+        r["polling_sm_share"] = 0.9 if cfg == "bam" else 0.0
+        # cam_fig9: GIDS 1.5x CAM's time with 512 B rows, 1.8x with 4 KB rows.
+        r["sim_time_ps"] *= GNN_TIME.get(label, 1.0)
     for k, v in sets.items():
         r[f"set.{k}"] = v
     for i, a in enumerate(apps, start=1):

@@ -25,6 +25,8 @@ struct FakeService final : StorageIoService {
         for (uint32_t i = 0; i < b.count; ++i) taken.push_back(b.ios[i]);
     }
     uint64_t in_flight() const override { return taken.size(); }
+    Tick poll_interval() const override { return poll; }
+    Tick poll = 0;
 };
 
 trace::WarpRecord submit_record(uint32_t mask, uint32_t tag) {
@@ -42,13 +44,19 @@ trace::WarpRecord submit_record(uint32_t mask, uint32_t tag) {
 }
 
 struct Fixture {
-    FakeService svc;
-    std::vector<uint32_t> resumed;
-    WarpStorageIo io{svc, 0, 8, 2, [this](uint32_t s) { resumed.push_back(s); }};
-    Fixture() {
+    explicit Fixture(Tick poll = 0) : svc(with_poll(poll)) {
         io.cta_launched(0);
         io.cta_launched(1);
     }
+    static FakeService with_poll(Tick poll) {
+        FakeService s;
+        s.poll = poll;
+        return s;
+    }
+    Simulator sim;
+    FakeService svc;
+    std::vector<uint32_t> resumed;
+    WarpStorageIo io{sim, svc, 0, 8, 2, [this](uint32_t s) { resumed.push_back(s); }};
 };
 
 TEST(WarpStorageIo, SubmitHandsOverEveryActiveLane) {
@@ -65,13 +73,33 @@ TEST(WarpStorageIo, SubmitHandsOverEveryActiveLane) {
 TEST(WarpStorageIo, WaitBlocksUntilItsGroupCompletesInAnyOrder) {
     Fixture f;
     f.io.submit(0, 0, 0, 0, submit_record(0b11, 1));  // requests 0 and 1 of group 1
-    EXPECT_FALSE(f.io.wait(0, 0, 1));
+    EXPECT_EQ(WarpStorageIo::Wait::Blocked, f.io.wait(0, 0, 1));
     f.io.io_done(f.svc.taken[1].token);  // the later one first: request 0 still out
     EXPECT_TRUE(f.resumed.empty());
     f.io.io_done(f.svc.taken[0].token);
     EXPECT_EQ(f.resumed, std::vector<uint32_t>{0});
     // Nothing outstanding: a new wait does not block.
-    EXPECT_TRUE(f.io.wait(0, 0, 1));
+    EXPECT_EQ(WarpStorageIo::Wait::Go, f.io.wait(0, 0, 1));
+}
+
+TEST(WarpStorageIo, UnderAPollingServiceAWaitPollsUntilItsGroupCompletes) {
+    // Poll interval 1 us. The wait at 0 finds request 0 out: Poll (first poll). The
+    // completion wakes nobody; the next poll finds it and the warp goes on: 3 polls,
+    // 1 polled wait, polling time 0 (the simulator's clock stays at 0 here).
+    Fixture f(1 * kMicrosecond);
+    EXPECT_EQ(f.io.poll_interval(), 1 * kMicrosecond);
+    f.io.submit(0, 0, 0, 0, submit_record(0b1, 1));
+    EXPECT_EQ(WarpStorageIo::Wait::Poll, f.io.wait(0, 0, 1));
+    EXPECT_EQ(WarpStorageIo::Wait::Poll, f.io.wait(0, 0, 1));  // a poll before the completion
+    f.io.io_done(f.svc.taken[0].token);
+    EXPECT_TRUE(f.resumed.empty());
+    EXPECT_EQ(WarpStorageIo::Wait::Go, f.io.wait(0, 0, 1));
+    EXPECT_EQ(f.io.polls(), 3u);
+    EXPECT_EQ(f.io.waits_polled(), 1u);
+    EXPECT_EQ(f.io.waits_blocked(), 0u);
+    // A wait with nothing outstanding still reads the completion entry once.
+    EXPECT_EQ(WarpStorageIo::Wait::Go, f.io.wait(0, 0, 1));
+    EXPECT_EQ(f.io.polls(), 4u);
 }
 
 TEST(WarpStorageIo, WaitIgnoresLaterSubmissionsOtherTagsAndOtherCtas) {
@@ -79,7 +107,7 @@ TEST(WarpStorageIo, WaitIgnoresLaterSubmissionsOtherTagsAndOtherCtas) {
     f.io.submit(0, 0, 0, 0, submit_record(0b1, 1));  // CTA 0 group 1: token 0
     f.io.submit(1, 1, 0, 1, submit_record(0b1, 1));  // CTA 1 group 1: token 1
     f.io.submit(2, 0, 0, 2, submit_record(0b1, 2));  // CTA 0 group 2: token 2
-    EXPECT_FALSE(f.io.wait(0, 0, 1));
+    EXPECT_EQ(WarpStorageIo::Wait::Blocked, f.io.wait(0, 0, 1));
     f.io.submit(3, 0, 0, 3, submit_record(0b1, 1));  // CTA 0 group 1 after the wait: token 3
     f.io.io_done(f.svc.taken[1].token);              // CTA 1's
     f.io.io_done(f.svc.taken[2].token);              // another group's

@@ -5,6 +5,8 @@
 
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/gemm_ooc.hpp"
+#include "traces/workloads/storage/gnn_gather.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -90,6 +92,8 @@ void generate_io_bench(WorkloadContext& ctx) {
 }  // namespace
 
 void register_storage_workloads(WorkloadRegistry& registry) {
+    register_gnn_gather(registry);
+    register_gemm_ooc(registry);
     registry.add({"io_bench", "storage",
                   "GPU threads each issuing storage requests (io_submit, then io_wait), random or sequential, "
                   "reads or writes (seed 000 IV-B)",
