@@ -9,6 +9,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace zng::storage::gofs {
@@ -20,16 +22,21 @@ public:
     bool acquire(uint64_t id, uint64_t offset, uint64_t bytes);
     // Removes `id`'s range; appends to `granted` the ids that become granted.
     void release(uint64_t id, std::vector<uint64_t>& granted);
-    size_t held() const { return slots_.size(); }
+    size_t held() const { return by_id_.size(); }
 
 private:
     struct Slot {
-        uint64_t id, begin, end;
+        uint64_t id, end, seq;
         bool granted;
     };
-    // Whether slot i overlaps any slot before it.
-    bool blocked(size_t i) const;
-    std::vector<Slot> slots_;  // in acquisition order
+    using Index = std::multimap<uint64_t, Slot>;  // by begin
+    // Whether the range at `it` overlaps a range acquired before it.
+    bool blocked(Index::const_iterator it) const;
+    Index by_begin_;
+    std::unordered_map<uint64_t, Index::iterator> by_id_;
+    std::vector<uint64_t> waiting_;  // ids not granted, in acquisition order
+    uint64_t seq_ = 0;
+    uint64_t longest_ = 0;  // no range held is longer (never shrinks)
 };
 
 }  // namespace zng::storage::gofs
