@@ -38,6 +38,14 @@ const Param<Time> kLaunch{"launch_overhead", "9.2us",
 const Param<Time> kSqeWrite{"sqe_write_latency", "500ns",
                             "a GPU thread writing one submission entry into a queue in GPU memory (assumption: as "
                             "bam's sqe_write_latency)"};
+const auto kMode = Param<Choice>("mode", "sync",
+                                 "sync: polling thread blocks keep polling_sms SMs from the applications; async: "
+                                 "only the daemon's SM (seed 001 §3.8)")
+                       .choices({"sync", "async"});
+const auto kPollingSms = Param<UInt32>("polling_sms", "16",
+                                       "SMs GoFS's polling thread blocks occupy in sync mode (seed 001: \"Only up to "
+                                       "16 out of 108 SMs on our A100 GPU are occupied by GoFS\")")
+                             .range(1, 4096);
 constexpr uint64_t kSegmentBytes = 2ull << 20;  // seed 001: "a 2MB segment"
 }  // namespace
 
@@ -50,7 +58,8 @@ const ComponentSchema& GofsSettings::schema() {
                         "per-SM NVMe queues, data peer-to-peer.";
         c.params = ControlPlane::common_params();
         for (const ParamSpec& p : std::vector<ParamSpec>{kDirectories, kFiles, kFileSize, kNodeArea, kMetadataCache,
-                                                         kCapacity, kSms, kGcThreshold, kLaunch, kSqeWrite})
+                                                         kCapacity, kSms, kGcThreshold, kLaunch, kSqeWrite,
+                                                         kMode, kPollingSms})
             c.params.push_back(p);
         return c;
     }();
@@ -68,10 +77,19 @@ GofsSettings GofsSettings::read(const Params& p) {
     s.gc_threshold = p[kGcThreshold];
     s.launch_overhead = p[kLaunch];
     s.sqe_write_latency = p[kSqeWrite];
+    s.synchronous = p[kMode] == "sync";
+    s.polling_sms = p[kPollingSms];
     if (s.listing.file_bytes % kBlockBytes != 0) p.fail(kFileSize.key(), "must be a whole number of 4 KiB blocks");
     if (s.node_area < kBlockBytes || s.node_area % kSegmentBytes != 0)
         p.fail(kNodeArea.key(), "must be a positive whole number of 2 MiB segments");
     return s;
+}
+
+uint32_t GofsSettings::reserved_sms_of(const ConfigNode* storage_section, const std::string& path) {
+    const ConfigNode* cp = storage_section ? storage_section->find("control_plane") : nullptr;
+    const ConfigNode* type = cp && cp->is_map() ? cp->find("type") : nullptr;
+    if (!type || type->scalar() != schema().name) return 0;
+    return read(Params(cp, schema(), path + ".control_plane")).reserved_sms();
 }
 
 namespace {

@@ -25,6 +25,15 @@
 //     SSD's queue pairs); data moves peer-to-peer ("all data I/O accesses are
 //     zero-copy");
 //  5. the range lock is released and the request completes.
+//
+// Sync and async mode differ in the SMs GoFS holds (seed 001 §3.8): in sync mode "only a
+// few thread blocks (empirically, we use 16 thread blocks by default) will remain active
+// to poll for I/O completion. Only up to 16 out of 108 SMs on our A100 GPU are occupied
+// by GoFS, and the user application's kernels can execute on other SMs"; in async mode
+// "the GoFS kernels will finish after submitting the NVMe commands and do not occupy any
+// SM", leaving the daemon's one SM ("It only occupies a single SM"). Platform assembly
+// gives the applications the other SMs (reserved_sms), the highest-numbered ones being
+// GoFS's. The request's timing is the same in both modes.
 #pragma once
 #include <memory>
 #include <vector>
@@ -47,9 +56,18 @@ struct GofsSettings {
     double gc_threshold = 0.05;
     Tick launch_overhead = 9'200 * kNanosecond;
     Tick sqe_write_latency = 500 * kNanosecond;
+    bool synchronous = true;
+    uint32_t polling_sms = 16;
+
+    // SMs GoFS takes from the applications: polling_sms in sync mode, the daemon's one
+    // in async mode.
+    uint32_t reserved_sms() const { return synchronous ? polling_sms : 1; }
 
     static const ComponentSchema& schema();
     static GofsSettings read(const Params& p);
+    // reserved_sms() of the plane a `storage` section builds (0 unless it is gofs);
+    // `path` names the section in errors.
+    static uint32_t reserved_sms_of(const ConfigNode* storage_section, const std::string& path);
 };
 
 class GofsPlane final : public ControlPlane {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "../storage_rig.hpp"
+#include "sim/config/config_node.hpp"
+#include "sim/core/errors.hpp"
 #include "storage/gofs/file_offset.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 
@@ -105,6 +107,26 @@ TEST(GofsPlane, ARequestOutsideTheFilesIsAnError) {
     GofsRig r;
     EXPECT_THROW(r.submit({GofsRig::read(2, 0, 4096, 1)}), SimError);      // only files 0 and 1
     EXPECT_THROW(r.submit({GofsRig::read(0, 1 << 20, 4096, 1)}), SimError);  // past the 1 MiB file
+}
+
+}  // namespace
+}  // namespace zng::storage::gofs
+
+namespace zng::storage::gofs {
+namespace {
+
+uint32_t reserved(const std::string& control_plane) {
+    const ConfigNode root = parse_config_text("storage:\n  control_plane:\n" + control_plane, "test.yaml");
+    return GofsSettings::reserved_sms_of(root.find("storage"), "storage");
+}
+
+TEST(GofsPlane, SyncModeHoldsItsPollingSmsAsyncOnlyTheDaemons) {
+    // Seed 001: up to 16 of 108 SMs in sync mode; the daemon's single SM in async mode.
+    EXPECT_EQ(reserved("    type: gofs\n"), 16u);
+    EXPECT_EQ(reserved("    type: gofs\n    polling_sms: 8\n"), 8u);
+    EXPECT_EQ(reserved("    type: gofs\n    mode: async\n"), 1u);
+    EXPECT_EQ(reserved("    type: bam\n"), 0u);
+    EXPECT_THROW(reserved("    type: gofs\n    mode: sometimes\n"), ConfigError);
 }
 
 }  // namespace
