@@ -101,7 +101,9 @@ uint32_t SegmentLog::write(uint32_t sm, uint64_t file, uint64_t block) {
 }
 
 void SegmentLog::collect_garbage(uint32_t head) {
-    const uint32_t floor = static_cast<uint32_t>(std::ceil(s_.gc_threshold * s_.segments));
+    // At least 2, so that GC always has a free segment for its own log (F2FS likewise
+    // reserves segments for GC).
+    const uint32_t floor = std::max(2u, static_cast<uint32_t>(std::ceil(s_.gc_threshold * s_.segments)));
     const uint32_t gc = s_.sms;
     while (free_segments() < floor) {
         uint32_t victim = kNoBlock;

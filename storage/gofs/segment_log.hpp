@@ -9,7 +9,8 @@
 //   evenly ("GoFS maintains per-SM bitmaps ... will redistribute the free segments
 //   among all SMs"). The bitmap of "a 2MB segment" is the per-segment valid map here.
 // - Foreground GC: when free segments fall below `gc_threshold` of all of them ("when
-//   the unused capacity drops below a configurable threshold (5% by default)"), the
+//   the unused capacity drops below a configurable threshold (5% by default)"; at least
+//   2 segments, one kept for the GC's own log), the
 //   full segment with the fewest valid blocks is the victim ("greedily selects a victim
 //   segment (2MB) with the least valid block"), its valid blocks are moved to the GC's
 //   own open segment ("writes the valid 4KB data blocks to a newly allocated

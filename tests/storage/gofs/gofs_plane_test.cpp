@@ -131,3 +131,50 @@ TEST(GofsPlane, SyncModeHoldsItsPollingSmsAsyncOnlyTheDaemons) {
 
 }  // namespace
 }  // namespace zng::storage::gofs
+
+namespace zng::storage::gofs {
+namespace {
+
+TEST(GofsPlane, AWriteWaitsForTheForegroundGcItTriggers) {
+    // 18 MiB formatted: a 2 MiB node area and 8 segments; GC keeps max(2, ceil(5% x 8))
+    // = 2 free. One file of 6 segments fills 0..5; SM 0 is dealt segment 6, SM 1 7.
+    StorageRig rig(topology(1), nvme(16, 64), fast_device());
+    HostCpu cpu(HostCpuSettings{});
+    Recorder client(rig.sim);
+    GofsSettings s;
+    s.listing = {1, 1, 6ull * 2 << 20};
+    s.node_area = 2 << 20;
+    s.capacity = 18 << 20;
+    GofsPlane plane(StoragePath{rig.sim, rig.array, rig.pcie, cpu}, s);
+    auto write = [](uint64_t block, uint64_t token) {
+        return StorageIo{file_io_offset(0, block * 4096), 0x1000, token, 4096, true};
+    };
+    // 412 overwrites of segment 0's blocks and 100 of segment 1's fill segment 6.
+    std::vector<StorageIo> ios;
+    for (uint64_t b = 0; b < 412; ++b) ios.push_back(write(b, b));
+    for (uint64_t b = 512; b < 612; ++b) ios.push_back(write(b, b));
+    plane.submit(StorageIoBatch{0, 0, 0, ios.data(), 512}, client);
+    rig.sim.run();
+    EXPECT_EQ(plane.log().valid(0), 100u);
+    EXPECT_EQ(plane.log().valid(1), 412u);
+    // Block 3000 from SM 0 needs a segment with 1 free: GC moves segment 0's 100 valid
+    // blocks, then segment 1's 412, into segment 7, trims both, and the write lands at
+    // the head of segment 0.
+    const StorageIo last = write(3000, 9999);
+    plane.submit(StorageIoBatch{0, 0, 0, &last, 1}, client);
+    rig.sim.run();
+    EXPECT_EQ(plane.log().lookup(0, 3000), 0u);
+    EXPECT_EQ(plane.log().gc_runs(), 2u);
+    EXPECT_EQ(plane.log().valid(7), 512u);
+    // The SSD saw 512 + 1 data writes and 512 GC writes; 512 GC reads and 6 metadata
+    // reads (open: 4; block 3000 is past the inode's 923 + 2 x 1018 pointers, under
+    // indirect node 0 and its direct node: 2).
+    EXPECT_EQ(rig.ssd().bytes_written(), (512u + 512u + 1u) * 4096u);
+    EXPECT_EQ(rig.ssd().bytes_read(), (512u + 6u) * 4096u);
+    EXPECT_EQ(plane.metadata_reads(), 6u);
+    ASSERT_EQ(client.done.size(), 513u);
+    EXPECT_EQ(client.done.back().first, 9999u);
+}
+
+}  // namespace
+}  // namespace zng::storage::gofs
