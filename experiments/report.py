@@ -200,7 +200,7 @@ def io_read_ratio(num, den, ssds=12):
     return lambda df: io_read_GBps(df, num, ssds) / io_read_GBps(df, den, ssds)
 
 def file_io_GBps(label):
-    """Throughput (GB/s, bytes read + written / simulated time) of the gofs_fig10 point
+    """Throughput (GB/s, bytes read + written / simulated time) of the gofs_fig* point
     labelled `label` (<plane>-<seq|rand>-<read|write>)."""
     def f(df):
         rows = df[df["label"] == label]
@@ -302,6 +302,13 @@ CLAIMS = [
      file_io_GBps("gds-seq-read"), GOFS_FIG10_HOW + "; gds with 16 host threads", ["io_bytes_read", "io_bytes_written"]),
     ("GoFS: cuFile sequential write 0.48 GB/s", gofs_paper.CUFILE_SEQ_WRITE, "gofs_fig10",
      file_io_GBps("gds-seq-write"), GOFS_FIG10_HOW + "; gds with 16 host threads",
+     ["io_bytes_read", "io_bytes_written"]),
+    # Seed 001, Fig. 17: GoFS over RAID0 of four 990 Pros.
+    ("GoFS: 4 SSDs sequential read 20.4 GB/s", gofs_paper.GOFS_4SSD_SEQ_READ, "gofs_fig17",
+     file_io_GBps("gofs-4ssd-seq-read"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4"),
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: 4 SSDs sequential write 22.1 GB/s", gofs_paper.GOFS_4SSD_SEQ_WRITE, "gofs_fig17",
+     file_io_GBps("gofs-4ssd-seq-write"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4"),
      ["io_bytes_read", "io_bytes_written"]),
 ]
 
