@@ -1,5 +1,6 @@
 #include "storage/control/bam_plane.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
+#include "storage/gofs/basic_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 
 namespace zng::storage {
@@ -14,6 +15,9 @@ void register_control_planes() {
         });
     control_plane_slot().add(gofs::GofsSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<gofs::GofsPlane>(path, gofs::GofsSettings::read(p));
+    });
+    control_plane_slot().add(gofs::BasicSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::BasicPlane>(path, gofs::BasicSettings::read(p));
     });
 }
 
