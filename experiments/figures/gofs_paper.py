@@ -19,3 +19,7 @@ CUFILE_SEQ_WRITE = Stated(0.48, "GB/s", _CUFILE)
 _FOUR = "With 4 SSDs, GoFS achieves 20.4GBps/22.1GBps sequential read/write throughput."
 GOFS_4SSD_SEQ_READ = Stated(20.4, "GB/s", _FOUR)
 GOFS_4SSD_SEQ_WRITE = Stated(22.1, "GB/s", _FOUR)
+BASIC_SEQ_WRITE = Stated(1.1, "GB/s", "The write throughput of Basic is only 1.1GB/s due to lock contentions among "
+                                      "CPU threads.")
+BASIC_4SSD = Stated(7.8, "GB/s", "In contrast, Basic can only achieve up to 7.8GB/s throughput with 4 SSDs due to host "
+                                 "software overhead.")
