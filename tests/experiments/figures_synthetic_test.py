@@ -70,6 +70,10 @@ class Figures(t.TempDirTest):
         self.assertIn("| 31 | CAM: one thread driving 4 SSDs 75% of one per SSD | 0.75 x | 0.75 | 1 |", report)
         self.assertIn("| 32 | CAM: one thread driving 2 SSDs similar to one per SSD | 1 x | 1 | 1 |", report)
         self.assertIn("| 33 | CAM: SPDK with non-contiguous 4 KB destinations 1.3 GB/s | 1.3 GB/s | 18 | 13.8 |", report)
+        # seed 001's claims: GoFS 5 / 5.5 = 0.909; raw (bam) 5.5 / 5.4; Basic with 4 SSDs 4 x 1 / 7.8
+        self.assertIn("| 34 | GoFS: sequential read 5.5 GB/s | 5.5 GB/s | 5 | 0.909 |", report)
+        self.assertIn("| 37 | GoFS: raw device random read 5.4 GB/s | 5.4 GB/s | 5.5 | 1.02 |", report)
+        self.assertIn("| 44 | GoFS: Basic up to 7.8 GB/s with 4 SSDs | 7.8 GB/s | 4 | 0.513 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")
