@@ -24,7 +24,7 @@ import fig13_write_redundancy as fig13  # noqa: E402
 import fig15b_predictor_accuracy as fig15b  # noqa: E402
 import fig16a_monitor_thresholds as fig16a  # noqa: E402
 import fig17_gc as fig17  # noqa: E402
-from figures import cam_paper, paper  # noqa: E402
+from figures import cam_paper, gofs_paper, paper  # noqa: E402
 from figures.metrics import geomean, mean  # noqa: E402
 from figures.plotting import fmt  # noqa: E402
 from figures.results import EXPERIMENTS, ResultsMissing, StatisticMissing, load_results, pivot, require  # noqa: E402
@@ -239,6 +239,20 @@ def io_read_of(platform, ssds=12):
 def io_read_ratio(num, den, ssds=12):
     return lambda df: io_read_GBps(df, num, ssds) / io_read_GBps(df, den, ssds)
 
+def file_io_GBps(label):
+    """Throughput (GB/s, bytes read + written / simulated time) of the gofs_fig* point
+    labelled `label` (<plane>-<seq|rand>-<read|write>)."""
+    def f(df):
+        rows = df[df["label"] == label]
+        if rows.empty:
+            raise Missing(f"no point labelled {label}")
+        r = rows.iloc[0]
+        return (r["io_bytes_read"] + r["io_bytes_written"]) / (r["sim_time_ps"] * 1e-12) / 1e9
+    return f
+
+
+GOFS_FIG10_HOW = "bytes / simulated time, io_bench 262,144 x 4 KiB over one 8 GiB file, one 990 Pro"
+
 # (claim as the paper states it, its value, the sweep it is measured from, how, what
 # ours means, the statistics it needs)
 CLAIMS = [
@@ -329,6 +343,35 @@ CLAIMS = [
      "BaM's (serial program) over CAM's (pipelined) simulated time, gemm_ooc", ["sim_time_ps"]),
     ("CAM: GDS 0.8 GB/s with 12 SSDs (GEMM)", cam_paper.GDS_12SSD, "cam_fig10", gds_gemm_GBps,
      "bytes read and written / simulated time of gemm_ooc on GDS", ["io_bytes_read", "io_bytes_written"]),
+    # Seed 001 (GoFS), Fig. 10: 4 KB file I/O from GPU threads on one 990 Pro.
+    ("GoFS: sequential read 5.5 GB/s", gofs_paper.GOFS_SEQ_READ, "gofs_fig10", file_io_GBps("gofs-seq-read"),
+     GOFS_FIG10_HOW, ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: sequential write 6.5 GB/s", gofs_paper.GOFS_SEQ_WRITE, "gofs_fig10", file_io_GBps("gofs-seq-write"),
+     GOFS_FIG10_HOW, ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: random read 5.1 GB/s", gofs_paper.GOFS_RAND_READ, "gofs_fig10", file_io_GBps("gofs-rand-read"),
+     GOFS_FIG10_HOW, ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: raw device random read 5.4 GB/s", gofs_paper.RAW_RAND_READ, "gofs_fig10", file_io_GBps("bam-rand-read"),
+     GOFS_FIG10_HOW + "; GPU threads on the raw device (bam)", ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: random write 6.1 GB/s", gofs_paper.GOFS_RAND_WRITE, "gofs_fig10", file_io_GBps("gofs-rand-write"),
+     GOFS_FIG10_HOW, ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: cuFile sequential read 0.44 GB/s", gofs_paper.CUFILE_SEQ_READ, "gofs_fig10",
+     file_io_GBps("gds-seq-read"), GOFS_FIG10_HOW + "; gds with 16 host threads", ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: cuFile sequential write 0.48 GB/s", gofs_paper.CUFILE_SEQ_WRITE, "gofs_fig10",
+     file_io_GBps("gds-seq-write"), GOFS_FIG10_HOW + "; gds with 16 host threads",
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: Basic sequential write 1.1 GB/s", gofs_paper.BASIC_SEQ_WRITE, "gofs_fig10",
+     file_io_GBps("basic-seq-write"), GOFS_FIG10_HOW + "; basic (the inode lock hold is derived from this)",
+     ["io_bytes_read", "io_bytes_written"]),
+    # Seed 001, Fig. 17: GoFS over RAID0 of four 990 Pros.
+    ("GoFS: 4 SSDs sequential read 20.4 GB/s", gofs_paper.GOFS_4SSD_SEQ_READ, "gofs_fig17",
+     file_io_GBps("gofs-4ssd-seq-read"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4"),
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: 4 SSDs sequential write 22.1 GB/s", gofs_paper.GOFS_4SSD_SEQ_WRITE, "gofs_fig17",
+     file_io_GBps("gofs-4ssd-seq-write"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4"),
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: Basic up to 7.8 GB/s with 4 SSDs", gofs_paper.BASIC_4SSD, "gofs_fig17",
+     file_io_GBps("basic-4ssd-seq-read"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4") + "; basic reads",
+     ["io_bytes_read", "io_bytes_written"]),
 ]
 
 

@@ -22,6 +22,7 @@
 #include "sim/mem/cache_flush_client.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/write_redirection.hpp"
+#include "storage/gofs/gofs_plane.hpp"
 #include "storage/storage_system.hpp"
 #include "traces/vector_trace_source.hpp"
 
@@ -191,6 +192,25 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
     }
 }
 
+// A GPU file system whose own kernels hold SMs (GoFS's polling blocks or daemon) leaves
+// the applications the lower-numbered rest, split equally as the GPU splits free SMs.
+static void reserve_storage_sms(const ConfigNode& root, std::vector<gpu::AppSpec>& specs) {
+    const uint32_t reserved =
+        storage::gofs::GofsSettings::reserved_sms_of(root.find(kStorageSection.key()), kStorageSection.key());
+    if (reserved == 0 || specs.empty()) return;
+    const Params gpu(root.find("gpu"), gpu::Gpu::schema(), "gpu");
+    const uint32_t sms = gpu.u32("sms");
+    if (reserved + specs.size() > sms)
+        throw ConfigError(fmt::format("storage.control_plane: GoFS holds {} of the GPU's {} SMs, leaving fewer than "
+                                      "one per application ({})", reserved, sms, specs.size()));
+    const size_t free = sms - reserved;
+    for (size_t a = 0; a < specs.size(); ++a) {
+        if (!specs[a].sms.empty()) continue;
+        for (size_t s = a * free / specs.size(); s < (a + 1) * free / specs.size(); ++s)
+            specs[a].sms.push_back(static_cast<uint32_t>(s));
+    }
+}
+
 void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_root(root);
     Params run(root.find(kRunSection.key()), run_schema(), kRunSection.key());
@@ -220,6 +240,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
         s.trace = std::move(a.source);
         specs.push_back(std::move(s));
     }
+    reserve_storage_sms(root, specs);
     gpu_ = build_section(root, "gpu", [&] {
         return std::make_unique<gpu::Gpu>(*sim_, root.find("gpu"), *translator_, std::move(specs));
     });

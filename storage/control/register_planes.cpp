@@ -1,5 +1,7 @@
 #include "storage/control/bam_plane.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
+#include "storage/gofs/basic_plane.hpp"
+#include "storage/gofs/gofs_plane.hpp"
 
 namespace zng::storage {
 
@@ -11,6 +13,12 @@ void register_control_planes() {
         control_plane_slot().add(CpuManagedSettings::schema(name), [](const Params& p, const StoragePath& path) {
             return std::make_unique<CpuManagedPlane>(path, CpuManagedSettings::read(p));
         });
+    control_plane_slot().add(gofs::GofsSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::GofsPlane>(path, gofs::GofsSettings::read(p));
+    });
+    control_plane_slot().add(gofs::BasicSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::BasicPlane>(path, gofs::BasicSettings::read(p));
+    });
 }
 
 }  // namespace zng::storage

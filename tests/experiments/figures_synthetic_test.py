@@ -78,6 +78,10 @@ class Figures(t.TempDirTest):
         # cam_fig10: BaM's GEMM takes 1.6x CAM's time; GDS moves 0.8 GB/s over its 1 ms
         self.assertIn("| 37 | CAM: GEMM up to 1.84x over BaM | 1.84 x | 1.6 | 0.87 |", report)
         self.assertIn("| 38 | CAM: GDS 0.8 GB/s with 12 SSDs (GEMM) | 0.8 GB/s | 0.8 | 1 |", report)
+        # seed 001's claims: GoFS 5 / 5.5 = 0.909; raw (bam) 5.5 / 5.4; Basic with 4 SSDs 4 x 1 / 7.8
+        self.assertIn("| 39 | GoFS: sequential read 5.5 GB/s | 5.5 GB/s | 5 | 0.909 |", report)
+        self.assertIn("| 42 | GoFS: raw device random read 5.4 GB/s | 5.4 GB/s | 5.5 | 1.02 |", report)
+        self.assertIn("| 49 | GoFS: Basic up to 7.8 GB/s with 4 SSDs | 7.8 GB/s | 4 | 0.513 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml,
-table*.yaml and cam_*.yaml)
+table*.yaml, cam_*.yaml and gofs_*.yaml)
 with made-up, known values, so the plot and report scripts can be checked against
 numbers computed by hand. Test data only: never mixed with measured results.
 
@@ -28,13 +28,16 @@ REDUNDANCY = {"baseline": 40.0, "network": 20.0, "redirection": 1.5}
 # thread drives more than 2 SSDs.
 GNN_TIME = {"gids-512": 1.5, "gids-4096": 1.8, "bam": 1.6}
 IO_GBPS = {"cam": 20.0, "bam": 19.0, "spdk": 18.0, "posix": 4.0, "gds": 0.8}
+# File I/O throughput (GB/s) of the gofs_* points by the plane their label starts with;
+# labels with "4ssd" four times that.
+FILE_IO_GBPS = {"gofs": 5.0, "bam": 5.5, "gds": 0.4, "basic": 1.0}
 
 
 def expand(spec):
+    for p in spec.get("points") or []:
+        yield os.path.splitext(os.path.basename(p["config"]))[0], str(p["workload"]), p.get("label", ""), \
+            dict(p.get("set") or {})
     if "points" in spec:
-        for p in spec["points"]:
-            yield os.path.splitext(os.path.basename(p["config"]))[0], str(p["workload"]), p.get("label", ""), \
-                dict(p.get("set") or {})
         return
     variants = spec.get("variants") or {"": {}}
     sets = spec.get("set") or {}
@@ -71,6 +74,13 @@ def row(cfg, wl, label, sets, index):
         r["polling_sm_share"] = 0.9 if cfg == "bam" else 0.0
         # cam_fig9: GIDS 1.5x CAM's time with 512 B rows, 1.8x with 4 KB rows.
         r["sim_time_ps"] *= GNN_TIME.get(label, 1.0)
+    # gofs_* points are labelled plane-pattern ("gofs-seq-read"); cam_* labels have no
+    # such plane prefix ("bam", "gids-512").
+    plane = label.split("-")[0]
+    if "-" in label and plane in FILE_IO_GBPS:   # 1 ms of simulated time
+        r["sim_time_ps"] = 1e9
+        r["io_bytes_read"] = FILE_IO_GBPS[plane] * (4 if "4ssd" in label else 1) * 1e9 * 1e-3
+        r["io_bytes_written"] = 0.0
     for k, v in sets.items():
         r[f"set.{k}"] = v
     for i, a in enumerate(apps, start=1):
@@ -81,7 +91,8 @@ def row(cfg, wl, label, sets, index):
 
 def write(out_root, drop):
     for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))
-                       + glob.glob(os.path.join(EXPERIMENTS, "cam_*.yaml"))):
+                       + glob.glob(os.path.join(EXPERIMENTS, "cam_*.yaml"))
+                       + glob.glob(os.path.join(EXPERIMENTS, "gofs_*.yaml"))):
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             spec = yaml.safe_load(f)

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "traces/workloads/graph/random_stream.hpp"
+#include "traces/workloads/storage/file_bench.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
@@ -99,6 +100,7 @@ void register_storage_workloads(WorkloadRegistry& registry) {
                   "reads or writes (seed 000 IV-B)",
                   0, 1, {kRequestSize, kRequests, kThreads, kCtas, kRandom, kWrite, kSpanMib, kScatter}},
                  generate_io_bench);
+    register_file_bench(registry);
 }
 
 }  // namespace zng::workloads

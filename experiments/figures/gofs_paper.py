@@ -1,0 +1,25 @@
+"""Values seed 001 (GoFS: a GPU-orchestrated file system) states in its text, each
+quoting its sentence, for the report's GoFS section."""
+
+from figures.paper import Stated
+
+_SEQ = ("GoFS achieves 5.5GBps/6.5GBps read/write throughput, which is close to the peak raw throughput of our "
+        "SSD (6.9-7.5GB/s [2]).")
+GOFS_SEQ_READ = Stated(5.5, "GB/s", _SEQ)
+GOFS_SEQ_WRITE = Stated(6.5, "GB/s", _SEQ)
+_RAND = ("For random read, GoFS achieves 5.1GB/s peak throughput, which is close to the peak raw SSD throughput "
+         "(5.4GB/s, as measured on the raw block device without a file system).")
+GOFS_RAND_READ = Stated(5.1, "GB/s", _RAND)
+RAW_RAND_READ = Stated(5.4, "GB/s", _RAND)
+GOFS_RAND_WRITE = Stated(6.1, "GB/s", "For random write, GoFS achieves near-sequential throughput (6.1GB/s).")
+_CUFILE = ("For sequential read/write, cuFile has the lowest throughput (0.44GBps/0.48GBps) due to high host stack "
+           "overhead.")
+CUFILE_SEQ_READ = Stated(0.44, "GB/s", _CUFILE)
+CUFILE_SEQ_WRITE = Stated(0.48, "GB/s", _CUFILE)
+_FOUR = "With 4 SSDs, GoFS achieves 20.4GBps/22.1GBps sequential read/write throughput."
+GOFS_4SSD_SEQ_READ = Stated(20.4, "GB/s", _FOUR)
+GOFS_4SSD_SEQ_WRITE = Stated(22.1, "GB/s", _FOUR)
+BASIC_SEQ_WRITE = Stated(1.1, "GB/s", "The write throughput of Basic is only 1.1GB/s due to lock contentions among "
+                                      "CPU threads.")
+BASIC_4SSD = Stated(7.8, "GB/s", "In contrast, Basic can only achieve up to 7.8GB/s throughput with 4 SSDs due to host "
+                                 "software overhead.")

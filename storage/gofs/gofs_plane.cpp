@@ -1,0 +1,274 @@
+#include "storage/gofs/gofs_plane.hpp"
+
+#include <algorithm>
+
+#include "sim/core/errors.hpp"
+#include "storage/gofs/file_offset.hpp"
+
+namespace zng::storage::gofs {
+namespace {
+using namespace param_kind;
+const auto kDirectories = Param<UInt32>("directories", "1", "directories of the generated namespace, under the root")
+                              .range(1, 1u << 24);
+const auto kFiles =
+    Param<UInt>("files", "1", "files of the generated namespace, spread evenly over the directories (file k is "
+                              "named by storage offset k << 40)")
+        .range(1, 1u << 24);
+const auto kFileSize = Param<Size>("file_size", "8GiB", "size of every file of the namespace").range(4096, 1ull << 40);
+const Param<Size> kNodeArea{"node_area", "1GiB",
+                            "bytes at the start of the array holding dentry and node blocks (assumption: F2FS "
+                            "reserves a few percent of the device for metadata; the data log follows it)"};
+const auto kMetadataCache =
+    Param<Size>("metadata_cache", "256MiB",
+                "GPU memory for cached dentry and node blocks, 4 KB each (assumption: seed 001 keeps a "
+                "\"filesystem metadata cache\" without giving its size)")
+        .min(0);
+const Param<Size> kCapacity{"capacity", "0B", "bytes the file system formats (0: the whole array)"};
+const auto kSms = Param<UInt32>("sms", "108",
+                                "SMs with a free-block allocator of their own (seed 001: an A100, \"108 SMs\")")
+                      .range(1, 4096);
+const auto kGcThreshold =
+    Param<Real>("gc_threshold", "0.05",
+                "free segments, as a fraction of all, below which a write's allocation runs foreground GC "
+                "(seed 001: \"a configurable threshold (5% by default)\")")
+        .range(0, 0.5);
+const Param<Time> kLaunch{"launch_overhead", "9.2us",
+                          "launching the I/O kernel of a call (seed 001: \"The kernel launch overhead in GoFS is "
+                          "9.2 us on average\")"};
+const Param<Time> kSqeWrite{"sqe_write_latency", "500ns",
+                            "a GPU thread writing one submission entry into a queue in GPU memory (assumption: as "
+                            "bam's sqe_write_latency)"};
+const auto kMode = Param<Choice>("mode", "sync",
+                                 "sync: polling thread blocks keep polling_sms SMs from the applications; async: "
+                                 "only the daemon's SM (seed 001 §3.8)")
+                       .choices({"sync", "async"});
+const auto kPollingSms = Param<UInt32>("polling_sms", "16",
+                                       "SMs GoFS's polling thread blocks occupy in sync mode (seed 001: \"Only up to "
+                                       "16 out of 108 SMs on our A100 GPU are occupied by GoFS\")")
+                             .range(1, 4096);
+constexpr uint64_t kSegmentBytes = 2ull << 20;  // seed 001: "a 2MB segment"
+}  // namespace
+
+const ComponentSchema& GofsSettings::schema() {
+    static const ComponentSchema s = [] {
+        ComponentSchema c;
+        c.name = "gofs";
+        c.description = "GoFS: a log-structured F2FS-format file system run by the GPU; file offsets map through "
+                        "node blocks cached in GPU memory to blocks of a log of 2 MB segments, GPU threads drive "
+                        "per-SM NVMe queues, data peer-to-peer.";
+        c.params = ControlPlane::common_params();
+        for (const ParamSpec& p : std::vector<ParamSpec>{kDirectories, kFiles, kFileSize, kNodeArea, kMetadataCache,
+                                                         kCapacity, kSms, kGcThreshold, kLaunch, kSqeWrite,
+                                                         kMode, kPollingSms})
+            c.params.push_back(p);
+        return c;
+    }();
+    return s;
+}
+
+GofsSettings GofsSettings::read(const Params& p) {
+    GofsSettings s;
+    s.max_in_flight = ControlPlane::read_max_in_flight(p);
+    s.listing = {p[kDirectories], p[kFiles], p[kFileSize]};
+    s.node_area = p[kNodeArea];
+    s.metadata_cache = p[kMetadataCache];
+    s.capacity = p[kCapacity];
+    s.sms = p[kSms];
+    s.gc_threshold = p[kGcThreshold];
+    s.launch_overhead = p[kLaunch];
+    s.sqe_write_latency = p[kSqeWrite];
+    s.synchronous = p[kMode] == "sync";
+    s.polling_sms = p[kPollingSms];
+    if (s.listing.file_bytes % kBlockBytes != 0) p.fail(kFileSize.key(), "must be a whole number of 4 KiB blocks");
+    if (s.node_area < kBlockBytes || s.node_area % kSegmentBytes != 0)
+        p.fail(kNodeArea.key(), "must be a positive whole number of 2 MiB segments");
+    return s;
+}
+
+uint32_t GofsSettings::reserved_sms_of(const ConfigNode* storage_section, const std::string& path) {
+    const ConfigNode* cp = storage_section ? storage_section->find("control_plane") : nullptr;
+    const ConfigNode* type = cp && cp->is_map() ? cp->find("type") : nullptr;
+    if (!type || type->scalar() != schema().name) return 0;
+    return read(Params(cp, schema(), path + ".control_plane")).reserved_sms();
+}
+
+namespace {
+SegmentLogSettings log_settings(const GofsSettings& s, const SsdArray& array) {
+    const uint64_t capacity = s.capacity ? s.capacity : array.capacity_bytes();
+    if (capacity <= s.node_area + 2 * kSegmentBytes)
+        throw SimError("GoFS capacity " + std::to_string(capacity) + " B leaves no data segments after the node area");
+    SegmentLogSettings l;
+    l.segments = static_cast<uint32_t>((capacity - s.node_area) / kSegmentBytes);
+    l.blocks_per_segment = kSegmentBytes / kBlockBytes;
+    l.sms = s.sms;
+    l.gc_threshold = s.gc_threshold;
+    return l;
+}
+}  // namespace
+
+GofsPlane::GofsPlane(const StoragePath& path, const GofsSettings& s)
+    : ControlPlane(path, s.max_in_flight),
+      s_(s),
+      ns_(s.listing, s.node_area / kBlockBytes, s.metadata_cache / kBlockBytes),
+      log_(log_settings(s, path.array)),
+      data_base_(s.node_area),
+      locks_(s.listing.files),
+      opened_(s.listing.files, false),
+      ready_(path.sim, [this](Ready& r) {
+          if (r.launch) start(r.slot);
+          else issue(std::move(r.cmd));
+      }, "gofs-ready") {
+    log_.format(s.listing.files, ns_.file_blocks());
+}
+
+void GofsPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
+    taken(batch.count);
+    const Tick now = p_.sim.now();
+    for (uint32_t i = 0; i < batch.count; ++i) {
+        const StorageIo& io = batch.ios[i];
+        const uint64_t file = file_of(io.offset), off = offset_in_file(io.offset);
+        if (file >= ns_.files() || off + io.bytes > ns_.file_bytes() || off % kBlockBytes || io.bytes % kBlockBytes ||
+            io.bytes == 0)
+            throw SimError("GoFS request of " + std::to_string(io.bytes) + " B at offset " + std::to_string(off) +
+                           " of file " + std::to_string(file) + " is not whole 4 KiB blocks inside one of the " +
+                           std::to_string(ns_.files()) + " files of " + std::to_string(ns_.file_bytes()) + " B");
+        uint32_t slot;
+        if (!free_slots_.empty()) {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+        } else {
+            slot = static_cast<uint32_t>(slots_.size());
+            slots_.emplace_back();
+        }
+        Pending& p = slots_[slot];
+        p.io = io;
+        p.client = &client;
+        p.taken = now;
+        p.file = file;
+        p.first_block = off / kBlockBytes;
+        p.blocks = io.bytes / kBlockBytes;
+        p.sm = batch.sm;
+        p.meta_next = 0;
+        p.outstanding = 0;
+        p.in_data = false;
+        p.meta.clear();
+        ready_.push(Ready{slot, true, {}}, now + s_.launch_overhead);
+    }
+}
+
+void GofsPlane::start(uint32_t slot) {
+    Pending& p = slots_[slot];
+    if (locks_[p.file].acquire(slot, p.first_block * kBlockBytes, p.blocks * kBlockBytes)) {
+        locked(slot);
+    } else {
+        ++lock_waits_;
+    }
+}
+
+void GofsPlane::locked(uint32_t slot) {
+    Pending& p = slots_[slot];
+    if (!opened_[p.file]) {
+        opened_[p.file] = true;
+        ns_.open(p.file, p.meta);
+    }
+    for (uint64_t b = p.first_block; b < p.first_block + p.blocks; ++b) ns_.map_block(p.file, b, p.meta);
+    metadata_reads_ += p.meta.size();
+    next_metadata(slot);
+}
+
+void GofsPlane::send(uint32_t slot, IoOp op, uint64_t fs_offset, uint64_t bytes, uint64_t dest) {
+    StorageIo io;
+    io.offset = fs_offset;
+    io.bytes = static_cast<uint32_t>(bytes);
+    io.dest = dest;
+    io.write = op == IoOp::Write;
+    IoRequest cmd = command(io, IoMemory::Gpu);
+    cmd.queue = slots_[slot].sm;  // issue() folds it onto the SSD's queue pairs
+    cmd.done = [this, slot](IoRequest&) { piece_done(slot); };
+    ready_.push(Ready{slot, false, std::move(cmd)}, p_.sim.now() + s_.sqe_write_latency);
+}
+
+void GofsPlane::next_metadata(uint32_t slot) {
+    Pending& p = slots_[slot];
+    if (p.meta_next == p.meta.size()) {
+        p.in_data = true;
+        data(slot);
+        return;
+    }
+    const uint64_t block = p.meta[p.meta_next++];
+    ++p.outstanding;
+    send(slot, IoOp::Read, block * kBlockBytes, kBlockBytes, 0);
+}
+
+void GofsPlane::data(uint32_t slot) {
+    Pending& p = slots_[slot];
+    const bool write = p.io.write;
+    uint32_t run_start = SegmentLog::kNoBlock, run_len = 0;
+    uint64_t run_dest = 0;
+    auto flush = [&] {
+        if (run_len == 0) return;
+        ++p.outstanding;
+        send(slot, write ? IoOp::Write : IoOp::Read, data_base_ + uint64_t(run_start) * kBlockBytes,
+             uint64_t(run_len) * kBlockBytes, run_dest);
+        run_len = 0;
+    };
+    for (uint64_t k = 0; k < p.blocks; ++k) {
+        const uint64_t b = p.first_block + k;
+        const uint32_t phys = write ? log_.write(p.sm, p.file, b) : log_.lookup(p.file, b);
+        if (write && (!log_.gc_moves().empty() || !log_.trims().empty())) {
+            for (const SegmentLog::GcMove& m : log_.gc_moves()) {
+                p.outstanding += 2;
+                send(slot, IoOp::Read, data_base_ + uint64_t(m.from) * kBlockBytes, kBlockBytes, 0);
+                send(slot, IoOp::Write, data_base_ + uint64_t(m.to) * kBlockBytes, kBlockBytes, 0);
+            }
+            gc_moves_ += log_.gc_moves().size();
+            trims_ += log_.trims().size();
+            log_.clear_gc_work();
+        }
+        if (run_len > 0 && phys == run_start + run_len) {
+            ++run_len;
+            continue;
+        }
+        flush();
+        run_start = phys;
+        run_len = 1;
+        run_dest = p.io.dest + k * kBlockBytes;
+    }
+    flush();
+}
+
+void GofsPlane::piece_done(uint32_t slot) {
+    Pending& p = slots_[slot];
+    --p.outstanding;
+    if (!p.in_data) {  // a metadata read: the next one needs its pointer
+        next_metadata(slot);
+        return;
+    }
+    if (p.outstanding == 0) complete(slot);
+}
+
+void GofsPlane::complete(uint32_t slot) {
+    Pending& p = slots_[slot];
+    granted_.clear();
+    locks_[p.file].release(slot, granted_);
+    const StorageIo io = p.io;
+    StorageIoClient* client = p.client;
+    const Tick taken_at = p.taken;
+    free_slots_.push_back(slot);
+    for (uint64_t g : granted_) locked(static_cast<uint32_t>(g));
+    finish(*client, io, taken_at);
+}
+
+void GofsPlane::register_stats(StatGroup g) const {
+    ControlPlane::register_stats(g);
+    g.formula("metadata_reads", "4 KB dentry and node blocks read because the metadata cache lacked them", "blocks",
+              [this] { return double(metadata_reads_); });
+    g.formula("lock_waits", "requests that waited for an overlapping range lock", "requests",
+              [this] { return double(lock_waits_); });
+    g.formula("gc_moves", "valid blocks foreground GC moved", "blocks", [this] { return double(gc_moves_); });
+    g.formula("trims", "segments foreground GC freed and trimmed", "segments", [this] { return double(trims_); });
+    g.formula("metadata_cache_hits", "metadata cache lookups that hit", "lookups",
+              [this] { return double(ns_.cache().hits()); });
+}
+
+}  // namespace zng::storage::gofs

@@ -1,0 +1,48 @@
+#include "storage/gofs/range_lock.hpp"
+
+#include <algorithm>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::storage::gofs {
+
+bool RangeLock::blocked(Index::const_iterator it) const {
+    const uint64_t begin = it->first, end = it->second.end, seq = it->second.seq;
+    // A range overlapping [begin, end) starts before `end` and no earlier than
+    // begin - longest_ (it ends after `begin`).
+    auto k = by_begin_.lower_bound(begin > longest_ ? begin - longest_ : 0);
+    for (; k != by_begin_.end() && k->first < end; ++k)
+        if (k->second.seq < seq && k->second.end > begin) return true;
+    return false;
+}
+
+bool RangeLock::acquire(uint64_t id, uint64_t offset, uint64_t bytes) {
+    longest_ = std::max(longest_, bytes);
+    auto it = by_begin_.emplace(offset, Slot{id, offset + bytes, seq_++, false});
+    by_id_[id] = it;
+    it->second.granted = !blocked(it);
+    if (!it->second.granted) waiting_.push_back(id);
+    return it->second.granted;
+}
+
+void RangeLock::release(uint64_t id, std::vector<uint64_t>& granted) {
+    auto f = by_id_.find(id);
+    if (f == by_id_.end() || !f->second->second.granted)
+        throw SimError("range lock released by a request not holding it");
+    by_begin_.erase(f->second);
+    by_id_.erase(f);
+    if (waiting_.empty()) return;
+    size_t keep = 0;
+    for (uint64_t w : waiting_) {
+        auto it = by_id_.at(w);
+        if (!blocked(it)) {
+            it->second.granted = true;
+            granted.push_back(w);
+        } else {
+            waiting_[keep++] = w;
+        }
+    }
+    waiting_.resize(keep);
+}
+
+}  // namespace zng::storage::gofs

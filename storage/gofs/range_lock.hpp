@@ -1,0 +1,42 @@
+// A per-inode range lock (seed 001 §3.3): "GoFS replaces the inode mutex with a range
+// lock for fine-grained concurrency control based on accessed I/O ranges ... structured
+// as a ring buffer". A request appends its byte range and is granted when no earlier
+// range still in the buffer overlaps it; otherwise it waits ("Upon access range
+// conflict, the newer request must wait"). Earlier ranges, granted or waiting, all
+// count, so that "a newer lock acquisition will not succeed earlier than a previous
+// request within an overlapping range" (no starvation). Disjoint ranges proceed
+// together. Released ranges leave the buffer and waiters are re-checked in order.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace zng::storage::gofs {
+
+class RangeLock {
+public:
+    // Appends [offset, offset + bytes) under `id`; true if granted now. A request not
+    // granted now is reported by a later release().
+    bool acquire(uint64_t id, uint64_t offset, uint64_t bytes);
+    // Removes `id`'s range; appends to `granted` the ids that become granted.
+    void release(uint64_t id, std::vector<uint64_t>& granted);
+    size_t held() const { return by_id_.size(); }
+
+private:
+    struct Slot {
+        uint64_t id, end, seq;
+        bool granted;
+    };
+    using Index = std::multimap<uint64_t, Slot>;  // by begin
+    // Whether the range at `it` overlaps a range acquired before it.
+    bool blocked(Index::const_iterator it) const;
+    Index by_begin_;
+    std::unordered_map<uint64_t, Index::iterator> by_id_;
+    std::vector<uint64_t> waiting_;  // ids not granted, in acquisition order
+    uint64_t seq_ = 0;
+    uint64_t longest_ = 0;  // no range held is longer (never shrinks)
+};
+
+}  // namespace zng::storage::gofs

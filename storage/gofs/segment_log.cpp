@@ -1,0 +1,132 @@
+#include "storage/gofs/segment_log.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/errors.hpp"
+
+namespace zng::storage::gofs {
+
+SegmentLog::SegmentLog(const SegmentLogSettings& s) : s_(s), segs_(s.segments), heads_(s.sms + 1) {
+    if (s.segments < 2 || s.blocks_per_segment == 0 || s.sms == 0)
+        throw SimError("a GoFS log needs at least two segments, one block per segment and one SM");
+}
+
+uint32_t SegmentLog::free_segments() const {
+    uint32_t n = 0;
+    for (const Head& h : heads_) n += static_cast<uint32_t>(h.pool.size());
+    return n;
+}
+
+void SegmentLog::place(uint32_t b, uint64_t file, uint64_t block) {
+    Segment& seg = segs_[b / s_.blocks_per_segment];
+    if (!seg.owner) {
+        seg.owner = std::make_unique<uint64_t[]>(s_.blocks_per_segment);
+        std::fill_n(seg.owner.get(), s_.blocks_per_segment, kNoOwner);
+    }
+    seg.owner[b % s_.blocks_per_segment] = file << 32 | block;
+    ++seg.valid;
+    map_[file][block] = b;
+}
+
+void SegmentLog::invalidate(uint32_t b) {
+    if (b == kNoBlock) return;
+    Segment& seg = segs_[b / s_.blocks_per_segment];
+    seg.owner[b % s_.blocks_per_segment] = kNoOwner;
+    --seg.valid;
+}
+
+void SegmentLog::format(uint64_t files, uint64_t blocks) {
+    const uint64_t total = files * blocks;
+    if (total >= uint64_t(s_.segments - 1) * s_.blocks_per_segment)
+        throw SimError("GoFS files of " + std::to_string(total) + " blocks do not fit a log of " +
+                       std::to_string(s_.segments) + " segments with one free");
+    map_.assign(files, std::vector<uint32_t>(blocks, kNoBlock));
+    uint32_t b = 0;
+    for (uint64_t f = 0; f < files; ++f)
+        for (uint64_t k = 0; k < blocks; ++k) place(b++, f, k);
+    const uint32_t used = (b + s_.blocks_per_segment - 1) / s_.blocks_per_segment;
+    for (uint32_t i = 0; i < used; ++i) segs_[i].state = State::Full;
+    // Free segments dealt round-robin to the SMs' allocators.
+    for (uint32_t i = used; i < s_.segments; ++i) heads_[(i - used) % s_.sms].pool.push_back(i);
+}
+
+void SegmentLog::redistribute() {
+    std::vector<uint32_t> all;
+    for (Head& h : heads_) {
+        all.insert(all.end(), h.pool.begin(), h.pool.end());
+        h.pool.clear();
+    }
+    std::sort(all.begin(), all.end());
+    for (size_t i = 0; i < all.size(); ++i) heads_[i % s_.sms].pool.push_back(all[i]);
+}
+
+void SegmentLog::open_segment(uint32_t head) {
+    Head& h = heads_[head];
+    if (h.segment != kNoBlock) segs_[h.segment].state = State::Full;
+    h.segment = kNoBlock;
+    if (h.pool.empty()) redistribute();
+    if (h.pool.empty()) {
+        // Only the GC's allocator is never dealt segments: it takes the first free one.
+        for (Head& o : heads_)
+            if (!o.pool.empty()) {
+                h.pool.push_back(o.pool.front());
+                o.pool.erase(o.pool.begin());
+                break;
+            }
+    }
+    if (h.pool.empty()) throw SimError("GoFS ran out of free segments");
+    h.segment = h.pool.front();
+    h.pool.erase(h.pool.begin());
+    h.next = 0;
+    segs_[h.segment].state = State::Open;
+}
+
+uint32_t SegmentLog::append(uint32_t head, uint64_t file, uint64_t block) {
+    Head& h = heads_[head];
+    if (h.segment == kNoBlock || h.next == s_.blocks_per_segment) {
+        if (head < s_.sms) collect_garbage(head);
+        open_segment(head);
+    }
+    const uint32_t b = h.segment * s_.blocks_per_segment + h.next++;
+    place(b, file, block);
+    return b;
+}
+
+uint32_t SegmentLog::write(uint32_t sm, uint64_t file, uint64_t block) {
+    const uint32_t old = map_[file][block];
+    invalidate(old);
+    map_[file][block] = kNoBlock;
+    return append(sm % s_.sms, file, block);
+}
+
+void SegmentLog::collect_garbage(uint32_t head) {
+    // At least 2, so that GC always has a free segment for its own log (F2FS likewise
+    // reserves segments for GC).
+    const uint32_t floor = std::max(2u, static_cast<uint32_t>(std::ceil(s_.gc_threshold * s_.segments)));
+    const uint32_t gc = s_.sms;
+    while (free_segments() < floor) {
+        uint32_t victim = kNoBlock;
+        for (uint32_t i = 0; i < s_.segments; ++i)
+            if (segs_[i].state == State::Full && (victim == kNoBlock || segs_[i].valid < segs_[victim].valid))
+                victim = i;
+        if (victim == kNoBlock || segs_[victim].valid == s_.blocks_per_segment)
+            throw SimError("GoFS is full: no segment has an invalid block to reclaim");
+        ++gc_runs_;
+        Segment& v = segs_[victim];
+        for (uint32_t k = 0; k < s_.blocks_per_segment && v.valid > 0; ++k) {
+            const uint64_t o = v.owner[k];
+            if (o == kNoOwner) continue;
+            const uint32_t from = victim * s_.blocks_per_segment + k;
+            invalidate(from);
+            const uint32_t to = append(gc, o >> 32, o & 0xFFFFFFFFu);
+            moves_.push_back({from, to});
+        }
+        v.state = State::Free;
+        v.owner.reset();
+        trims_.push_back(victim);
+        heads_[head].pool.push_back(victim);
+    }
+}
+
+}  // namespace zng::storage::gofs
