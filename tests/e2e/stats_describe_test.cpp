@@ -172,4 +172,20 @@ TEST(MarkdownReferences, EveryTableRowKeepsItsColumns) {
     EXPECT_GE(escaped_rows, 2u);
 }
 
+TEST(MarkdownReferences, IndexedInstancesShareOneRow) {
+    // ideal has 16 SMs and 6 L2 banks: gpu.sm0 ... gpu.sm15 become one row per statistic,
+    // written with the index range; "l2" keeps its digit (one instance only), and the
+    // JSON listing still names every instance.
+    int code = 0;
+    const std::string config = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    const std::string md = run_zngsim("stats describe --format markdown --config " + config, code);
+    ASSERT_EQ(code, 0) << md.substr(0, 300);
+    EXPECT_NE(md.find("| `gpu.sm{0..15}.l1d.hits` | counter | accesses |"), std::string::npos);
+    EXPECT_NE(md.find("| `gpu.l2.bank{0..5}.hits` |"), std::string::npos);
+    EXPECT_EQ(md.find("gpu.sm3.l1d.hits"), std::string::npos);
+    EXPECT_EQ(md.find("l{2..2}"), std::string::npos);
+    const std::string json = run_zngsim("stats describe --json --config " + config, code);
+    EXPECT_NE(json.find("\"gpu.sm3.l1d.hits\""), std::string::npos);
+}
+
 }  // namespace
