@@ -15,6 +15,7 @@
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/l2/l2_config.hpp"
+#include "gpu_model/l2/line_marks.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/edge_clock.hpp"
@@ -67,6 +68,7 @@ public:
     // Nothing queued, fetching or waiting for the back end.
     bool idle() const;
     const TagArray& tags() const { return tags_; }
+    const LineMarksArray& marks() const { return marks_; }
     uint64_t memory_in_flight() const { return mem_in_flight_; }
     uint64_t bytes_from_memory() const { return bytes_from_memory_; }
     uint64_t bytes_to_memory() const { return bytes_to_memory_; }
@@ -98,8 +100,9 @@ private:
     bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
     void fill(MemRequest* f, uint32_t set);
     void install_unit_line(const UnitLine& ul);
-    void answer(TagLine& l, MemRequest* r);
-    TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
+    void answer(TagLine& l, LineMarks& m, MemRequest* r);
+    // The way of `set` that now holds `line` (a fresh line, marks clear), its victim evicted.
+    uint32_t allocate(uint32_t set, uint64_t line, const MemRequest& cause);
     void pin_if_redirected(TagLine& l, const MemRequest& r);
     void writeback(const TagLine& victim);
     void respond(MemRequest* r, uint32_t delay);
@@ -129,6 +132,7 @@ private:
     ResponsePort cpu_port_;
     RequestPort mem_port_;
     TagArray tags_;
+    LineMarksArray marks_;  // the prefetch and accessed bits of tags_' lines
     MshrTable mshr_;
     uint32_t line_shift_;
     RingQueue<Queued> input_;

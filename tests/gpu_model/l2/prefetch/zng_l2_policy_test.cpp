@@ -19,15 +19,15 @@ TEST(ZngL2Policy, TagBitsAreSetOnFillAndAccessAndReadOnEviction) {
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_issued"), 7.0);
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_fills"), 7.0);
     ASSERT_NE(rig.line(0), nullptr);
-    EXPECT_FALSE(rig.line(0)->prefetched);  // the demand fill
-    EXPECT_TRUE(rig.line(0)->accessed);
+    EXPECT_FALSE(rig.marks(0)->prefetched());  // the demand fill
+    EXPECT_TRUE(rig.marks(0)->accessed());
     for (uint64_t l = 1; l < 8; ++l) {
         ASSERT_NE(rig.line(l * 128), nullptr) << l;
-        EXPECT_TRUE(rig.line(l * 128)->prefetched) << l;
-        EXPECT_FALSE(rig.line(l * 128)->accessed) << l;
+        EXPECT_TRUE(rig.marks(l * 128)->prefetched()) << l;
+        EXPECT_FALSE(rig.marks(l * 128)->accessed()) << l;
     }
     rig.access(5 * 128, MemOp::Read);  // a hit on a prefetched line: now accessed and counted used
-    EXPECT_TRUE(rig.line(5 * 128)->accessed);
+    EXPECT_TRUE(rig.marks(5 * 128)->accessed());
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_used"), 1.0);
     rig.access(5 * 128 + 32, MemOp::Read);  // used once, counted once
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_used"), 1.0);
@@ -39,9 +39,9 @@ TEST(ZngL2Policy, TagBitsAreSetOnFillAndAccessAndReadOnEviction) {
     EXPECT_EQ(rig.policy().monitor().total_unused(), 6u);
     EXPECT_DOUBLE_EQ(rig.stat("gpu.l2.policy.waste_ratio"), 6.0 / 8.0);
     // A new fill starts with clear bits: line 16 is a demand fill, line 17 a prefetch.
-    EXPECT_FALSE(rig.line(16 * 128)->prefetched);
-    EXPECT_TRUE(rig.line(17 * 128)->prefetched);
-    EXPECT_FALSE(rig.line(17 * 128)->accessed);
+    EXPECT_FALSE(rig.marks(16 * 128)->prefetched());
+    EXPECT_TRUE(rig.marks(17 * 128)->prefetched());
+    EXPECT_FALSE(rig.marks(17 * 128)->accessed());
     // 14 prefetched lines filled, 1 used.
     EXPECT_DOUBLE_EQ(rig.stat("gpu.l2.policy.accuracy"), 1.0 / 14.0);
 }
