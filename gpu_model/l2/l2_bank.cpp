@@ -197,6 +197,7 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                         if (l->dirty) writeback(*l);  // the line's other bytes, ahead of the store
                         policy_.on_evict(*l, marks_.at(set, static_cast<uint32_t>(way)));
                         tags_.invalidate(set, static_cast<uint32_t>(way));
+                        marks_.at(set, static_cast<uint32_t>(way)) = {};
                     }
                 }
                 send_to_memory(r);
@@ -212,7 +213,7 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                 tags_.touch(set, static_cast<uint32_t>(way));
                 l->dirty = true;
                 l->app = r->app;
-                pin_if_redirected(*l, *r);
+                pin_if_redirected(marks_.at(set, static_cast<uint32_t>(way)), *r);
                 marks_.at(set, static_cast<uint32_t>(way)).set(LineMarks::kAccessed);
                 policy_.on_access(*r, &marks_.at(set, static_cast<uint32_t>(way)));
                 respond(r, cfg_.write_latency);
@@ -226,7 +227,7 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                 const uint32_t nw = allocate(set, line, *r);
                 TagLine& nl = tags_.at(set, nw);
                 nl.dirty = true;
-                pin_if_redirected(nl, *r);
+                pin_if_redirected(marks_.at(set, nw), *r);
                 marks_.at(set, nw).set(LineMarks::kAccessed);
                 policy_.on_access(*r, nullptr);
                 respond(r, cfg_.write_latency);
@@ -367,7 +368,7 @@ void L2Bank::answer(TagLine& l, LineMarks& m, MemRequest* r) {
         default:
             l.dirty = true;
             l.app = r->app;
-            pin_if_redirected(l, *r);
+            pin_if_redirected(m, *r);
             respond(r, 0);
             break;
     }
@@ -387,8 +388,8 @@ bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
 
 // ---- fills and replacement ----------------------------------------------------------
 
-void L2Bank::pin_if_redirected(TagLine& l, const MemRequest& r) {
-    if (!l.pinned && policy_.pin_write(r)) l.pinned = true;
+void L2Bank::pin_if_redirected(LineMarks& m, const MemRequest& r) {
+    if (!m.pinned() && policy_.pin_write(r)) m.set(LineMarks::kPinned);
 }
 
 uint32_t L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) {
@@ -397,7 +398,7 @@ uint32_t L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) 
         // Redirected dirty pages stay while the flash side thrashes; a set holding
         // nothing but pinned lines still gives up its least recently used one.
         const uint64_t all_ways = tags_.ways() >= 64 ? ~0ull : (1ull << tags_.ways()) - 1;
-        const uint64_t unpinned = allowed & ~tags_.pinned_ways(set);
+        const uint64_t unpinned = allowed & ~marks_.ways_with(set, LineMarks::kPinned);
         if (unpinned & all_ways) allowed = unpinned;
     }
     const uint32_t v = tags_.victim(set, allowed);
@@ -452,6 +453,7 @@ L2Bank::Flushed L2Bank::flush_app(uint16_t app) {
             }
             policy_.on_evict(l, marks_.at(set, way));  // the line leaves the L2: the policy's prefetch and pin tracking follow
             tags_.invalidate(set, way);
+            marks_.at(set, way) = {};
         }
     return out;
 }

@@ -102,8 +102,9 @@ private:
     void install_unit_line(const UnitLine& ul);
     void answer(TagLine& l, LineMarks& m, MemRequest* r);
     // The way of `set` that now holds `line` (a fresh line, marks clear), its victim evicted.
+    // Pinned lines are spared while the policy protects them.
     uint32_t allocate(uint32_t set, uint64_t line, const MemRequest& cause);
-    void pin_if_redirected(TagLine& l, const MemRequest& r);
+    void pin_if_redirected(LineMarks& m, const MemRequest& r);
     void writeback(const TagLine& victim);
     void respond(MemRequest* r, uint32_t delay);
     void occupy(uint32_t cycles);
@@ -132,7 +133,7 @@ private:
     ResponsePort cpu_port_;
     RequestPort mem_port_;
     TagArray tags_;
-    LineMarksArray marks_;  // the prefetch and accessed bits of tags_' lines
+    LineMarksArray marks_;  // the prefetch, accessed and pinned bits of tags_' lines
     MshrTable mshr_;
     uint32_t line_shift_;
     RingQueue<Queued> input_;

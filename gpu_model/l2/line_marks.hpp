@@ -6,7 +6,10 @@
 // so these are read far more often than the rest of the line's state. One byte per line,
 // in the tag array's (set, way) order: a 24 MB L2 of 128 B lines needs 192 KB, which
 // stays in the host's caches, where its 24-byte TagLines (4.5 MB) do not, and a set's
-// marks (8 ways: 8 bytes) lie in one host cache line.
+// marks (8 ways: 8 bytes) lie in one host cache line. A replacement that must spare the
+// pinned lines reads them here too, not in each way's TagLine.
+// The bank clears a line's marks when it installs or invalidates the line, so an
+// invalid way's marks are all clear.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,12 +22,14 @@ struct LineMarks {
         kPrefetched = 1,      // filled by a prefetch
         kAccessed = 2,        // used by a demand access since the fill
         kUnusedPrefetch = 4,  // L2 policy mark: prefetched, first demand use not counted yet
+        kPinned = 8,          // holds a redirected dirty page (ZnG write redirection, IV-C)
     };
     uint8_t bits = 0;
 
     bool prefetched() const { return bits & kPrefetched; }
     bool accessed() const { return bits & kAccessed; }
     bool unused_prefetch() const { return bits & kUnusedPrefetch; }
+    bool pinned() const { return bits & kPinned; }
     void set(Bit b) { bits = static_cast<uint8_t>(bits | b); }
     void clear(Bit b) { bits = static_cast<uint8_t>(bits & ~b); }
     void assign(Bit b, bool on) { on ? set(b) : clear(b); }
@@ -39,6 +44,13 @@ public:
     const LineMarks& at(uint32_t set, uint32_t way) const { return marks_[index(set, way)]; }
     // Asks the host to start loading `set`'s marks (with its tags, well before the lookup).
     void prefetch(uint32_t set) const { __builtin_prefetch(&marks_[index(set, 0)]); }
+    // Ways (bit w = way w) of `set` whose marks hold `b`.
+    uint64_t ways_with(uint32_t set, LineMarks::Bit b) const {
+        const LineMarks* s = &marks_[index(set, 0)];
+        uint64_t m = 0;
+        for (uint32_t w = 0; w < ways_; ++w) m |= uint64_t{(s[w].bits & b) != 0} << w;
+        return m;
+    }
 
 private:
     size_t index(uint32_t set, uint32_t way) const { return static_cast<size_t>(set) * ways_ + way; }

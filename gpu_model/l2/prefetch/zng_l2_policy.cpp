@@ -240,7 +240,7 @@ void ZngL2Policy::on_evict(const TagLine& line, LineMarks marks) {
     } else {
         monitor_.on_evict(marks.prefetched(), marks.accessed());  // waste ratio is reported for every mode
     }
-    if (line.pinned) {
+    if (marks.pinned()) {
         if (pinned_ == 0) throw SimError("L2 policy: a pinned line left the L2 but none was pinned");
         ++pinned_evictions_;
         --pinned_;

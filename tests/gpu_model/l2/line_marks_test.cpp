@@ -47,5 +47,22 @@ TEST(LineMarks, ArrayKeepsOneByteForEveryWayOfEverySet) {
     EXPECT_EQ(a.at(1, 2).bits, 0u);
 }
 
+TEST(LineMarks, WaysWithABitAreThoseOfTheirSetOnly) {
+    LineMarksArray a(2, 8);  // 2 sets x 8 ways
+    a.at(0, 1).set(LineMarks::kPinned);
+    a.at(0, 6).set(LineMarks::kPinned);
+    a.at(0, 6).set(LineMarks::kAccessed);
+    a.at(0, 3).set(LineMarks::kAccessed);
+    a.at(1, 0).set(LineMarks::kPinned);  // the next set's way 0 is not set 0's
+    // Set 0: pinned ways 1 and 6 -> 0b0100'0010 = 0x42; accessed ways 3 and 6 -> 0x48.
+    EXPECT_EQ(a.ways_with(0, LineMarks::kPinned), 0x42u);
+    EXPECT_EQ(a.ways_with(0, LineMarks::kAccessed), 0x48u);
+    EXPECT_EQ(a.ways_with(0, LineMarks::kPrefetched), 0u);
+    EXPECT_EQ(a.ways_with(1, LineMarks::kPinned), 0x1u);
+    a.at(0, 6) = {};  // invalidated: its marks clear, so it is no longer pinned
+    EXPECT_EQ(a.ways_with(0, LineMarks::kPinned), 0x2u);
+    EXPECT_TRUE(a.at(0, 1).pinned());
+}
+
 }  // namespace
 }  // namespace zng::gpu

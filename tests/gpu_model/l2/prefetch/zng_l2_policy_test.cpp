@@ -98,20 +98,20 @@ TEST(ZngL2Policy, ThrashingPinsRedirectedStoresAndCalmReleasesThem) {
     rig.access(at(4), MemOp::Write);  // kept and pinned
     ASSERT_NE(rig.line(at(4)), nullptr);
     EXPECT_TRUE(rig.line(at(4))->dirty);
-    EXPECT_TRUE(rig.line(at(4))->pinned);
+    EXPECT_TRUE(rig.marks(at(4))->pinned());
     rig.access(at(8), MemOp::Read);   // set 0 = {4*, 8}
     rig.access(at(12), MemOp::Read);  // 4 is older but pinned: 8 goes
     EXPECT_NE(rig.line(at(4)), nullptr);
     EXPECT_EQ(rig.line(at(8)), nullptr);
     rig.access(at(16), MemOp::Write);  // 12 goes; set 0 = {4*, 16*}, the share is full
-    EXPECT_TRUE(rig.line(at(16))->pinned);
+    EXPECT_TRUE(rig.marks(at(16))->pinned());
     EXPECT_EQ(rig.policy().pinned_lines(), 2u);
     rig.access(at(20), MemOp::Read);  // only pinned lines left: the LRU one (4) goes, written back
     EXPECT_EQ(rig.line(at(4)), nullptr);
     EXPECT_EQ(rig.memory->requests(MemOp::Writeback), 1u);
     EXPECT_EQ(rig.policy().pinned_lines(), 1u);
     rig.access(at(24), MemOp::Write);  // room again: pinned, 20 goes
-    EXPECT_TRUE(rig.line(at(24))->pinned);
+    EXPECT_TRUE(rig.marks(at(24))->pinned());
     rig.access(at(1), MemOp::Write);  // share full: this store bypasses
     EXPECT_EQ(rig.line(at(1)), nullptr);
     EXPECT_EQ(rig.memory->requests(MemOp::Write), 2u);
