@@ -70,8 +70,7 @@ bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
     }
     r->mark(Stage::L2Arrive, now());
     const uint32_t set = set_of(r->paddr);
-    tags_.prefetch(set);  // looked up when it reaches the head of input_
-    marks_.prefetch(set);
+    prefetch_set(set, false);  // looked up when it reaches the head of input_
     input_.push_back({r, set});
     wake_at(now());
     return true;
@@ -322,6 +321,7 @@ int L2Bank::convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, ui
 }
 
 void L2Bank::unit_line_arrived(uint32_t u, uint64_t line) {
+    prefetch_set(set_of(line << line_shift_), true);  // installed when it reaches the head of unit_fills_
     unit_fills_.push_back({u, line});
     wake_at(now());
 }
@@ -542,8 +542,7 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         return;
     }
     const uint32_t set = set_of(r->paddr);
-    tags_.prefetch(set);  // installed when it reaches the head of fills_
-    marks_.prefetch(set);
+    prefetch_set(set, true);  // installed when it reaches the head of fills_
     fills_.push_back({r, set});
     wake_at(now());
 }
