@@ -18,6 +18,7 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       cpu_port_(*this, this->name() + ".in"),
       mem_port_(*this, this->name() + ".mem"),
       tags_(cfg.sets_per_bank(), cfg.ways),
+      marks_(cfg.sets_per_bank(), cfg.ways),
       mshr_(cfg.mshr_entries, cfg.mshr_merge),
       line_shift_(static_cast<uint32_t>(std::countr_zero(cfg.line))),
       input_(cfg.input_queue),
@@ -69,7 +70,7 @@ bool L2Bank::recv_request(MemRequest* r, ResponsePort&) {
     }
     r->mark(Stage::L2Arrive, now());
     const uint32_t set = set_of(r->paddr);
-    tags_.prefetch(set);  // looked up when it reaches the head of input_
+    prefetch_set(set, false);  // looked up when it reaches the head of input_
     input_.push_back({r, set});
     wake_at(now());
     return true;
@@ -168,8 +169,8 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
             if (!l) return miss(r, line);
             ++hits_;
             tags_.touch(set, static_cast<uint32_t>(way));
-            l->accessed = true;
-            policy_.on_access(*r, l);
+            marks_.at(set, static_cast<uint32_t>(way)).set(LineMarks::kAccessed);
+            policy_.on_access(*r, &marks_.at(set, static_cast<uint32_t>(way)));
             respond(r, cfg_.read_latency);
             array_read();
             return true;
@@ -193,8 +194,9 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                     } else {
                         ++bypass_invalidations_;
                         if (l->dirty) writeback(*l);  // the line's other bytes, ahead of the store
-                        policy_.on_evict(*l);
+                        policy_.on_evict(*l, marks_.at(set, static_cast<uint32_t>(way)));
                         tags_.invalidate(set, static_cast<uint32_t>(way));
+                        marks_.at(set, static_cast<uint32_t>(way)) = {};
                     }
                 }
                 send_to_memory(r);
@@ -210,9 +212,9 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                 tags_.touch(set, static_cast<uint32_t>(way));
                 l->dirty = true;
                 l->app = r->app;
-                pin_if_redirected(*l, *r);
-                l->accessed = true;
-                policy_.on_access(*r, l);
+                pin_if_redirected(marks_.at(set, static_cast<uint32_t>(way)), *r);
+                marks_.at(set, static_cast<uint32_t>(way)).set(LineMarks::kAccessed);
+                policy_.on_access(*r, &marks_.at(set, static_cast<uint32_t>(way)));
                 respond(r, cfg_.write_latency);
                 array_write();
                 return true;
@@ -221,10 +223,11 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
                 // The store covers the whole line: allocate without fetching it.
                 if (!write_room(1)) return false;  // the write-back the allocation may cause
                 ++write_misses_;
-                TagLine& nl = allocate(set, line, *r);
+                const uint32_t nw = allocate(set, line, *r);
+                TagLine& nl = tags_.at(set, nw);
                 nl.dirty = true;
-                pin_if_redirected(nl, *r);
-                nl.accessed = true;
+                pin_if_redirected(marks_.at(set, nw), *r);
+                marks_.at(set, nw).set(LineMarks::kAccessed);
                 policy_.on_access(*r, nullptr);
                 respond(r, cfg_.write_latency);
                 array_write();
@@ -237,8 +240,8 @@ bool L2Bank::serve(MemRequest* r, uint32_t set) {
             tags_.touch(set, static_cast<uint32_t>(way));
             l->dirty = true;
             l->app = r->app;
-            l->accessed = true;
-            policy_.on_access(*r, l);
+            marks_.at(set, static_cast<uint32_t>(way)).set(LineMarks::kAccessed);
+            policy_.on_access(*r, &marks_.at(set, static_cast<uint32_t>(way)));
             respond(r, cfg_.read_latency + cfg_.write_latency);
             array_rmw();
             return true;
@@ -318,6 +321,7 @@ int L2Bank::convert_to_unit(uint64_t demand_line, uint32_t u, uint64_t paddr, ui
 }
 
 void L2Bank::unit_line_arrived(uint32_t u, uint64_t line) {
+    prefetch_set(set_of(line << line_shift_), true);  // installed when it reaches the head of unit_fills_
     unit_fills_.push_back({u, line});
     wake_at(now());
 }
@@ -332,28 +336,28 @@ void L2Bank::install_unit_line(const UnitLine& ul) {
     const L2Cache::UnitFetch& uf = l2_.unit(ul.unit);
     const uint64_t paddr = ul.line << line_shift_;
     const uint32_t set = set_of(paddr);
-    const int way = tags_.find(set, ul.line);
-    TagLine* l;
-    if (way == TagArray::kMiss) {
+    const int found = tags_.find(set, ul.line);
+    uint32_t way;
+    if (found == TagArray::kMiss) {
         // Lines other than the demand line are prefetched (tag prefetch bit, IV-B).
         const bool prefetched = ul.line != uf.demand_line;
-        l = &allocate(set, ul.line, uf.cause);
-        l->prefetched = prefetched;
-        policy_.on_fill(*l, prefetched);
+        way = allocate(set, ul.line, uf.cause);
+        marks_.at(set, way).assign(LineMarks::kPrefetched, prefetched);
+        policy_.on_fill(ul.line, marks_.at(set, way), prefetched);
         array_write();  // the fill writes the array
     } else {
         // Valid already (a whole-line store allocated it): newer than the unit's copy.
-        l = &tags_.at(set, static_cast<uint32_t>(way));
+        way = static_cast<uint32_t>(found);
         array_read();
     }
     for (const auto& [line, r] : uf.waiters)
-        if (line == ul.line) answer(*l, r);
+        if (line == ul.line) answer(tags_.at(set, way), marks_.at(set, way), r);
     l2_.unit_line_done(ul.unit, ul.line);
     unstall();
 }
 
-void L2Bank::answer(TagLine& l, MemRequest* r) {
-    l.accessed = true;
+void L2Bank::answer(TagLine& l, LineMarks& m, MemRequest* r) {
+    m.set(LineMarks::kAccessed);
     switch (r->op) {
         case MemOp::Read: respond(r, 0); break;
         case MemOp::Atomic:
@@ -364,7 +368,7 @@ void L2Bank::answer(TagLine& l, MemRequest* r) {
         default:
             l.dirty = true;
             l.app = r->app;
-            pin_if_redirected(l, *r);
+            pin_if_redirected(m, *r);
             respond(r, 0);
             break;
     }
@@ -384,39 +388,41 @@ bool L2Bank::prefetch(uint64_t paddr, const MemRequest& cause) {
 
 // ---- fills and replacement ----------------------------------------------------------
 
-void L2Bank::pin_if_redirected(TagLine& l, const MemRequest& r) {
-    if (!l.pinned && policy_.pin_write(r)) l.pinned = true;
+void L2Bank::pin_if_redirected(LineMarks& m, const MemRequest& r) {
+    if (!m.pinned() && policy_.pin_write(r)) m.set(LineMarks::kPinned);
 }
 
-TagLine& L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) {
+uint32_t L2Bank::allocate(uint32_t set, uint64_t line, const MemRequest& cause) {
     uint64_t allowed = policy_.fill_ways(cause);
     if (policy_.pins_protected()) {
         // Redirected dirty pages stay while the flash side thrashes; a set holding
         // nothing but pinned lines still gives up its least recently used one.
         const uint64_t all_ways = tags_.ways() >= 64 ? ~0ull : (1ull << tags_.ways()) - 1;
-        const uint64_t unpinned = allowed & ~tags_.pinned_ways(set);
+        const uint64_t unpinned = allowed & ~marks_.ways_with(set, LineMarks::kPinned);
         if (unpinned & all_ways) allowed = unpinned;
     }
     const uint32_t v = tags_.victim(set, allowed);
     const TagLine& old = tags_.at(set, v);
     if (old.valid) {
         ++evictions_;
-        policy_.on_evict(old);
+        policy_.on_evict(old, marks_.at(set, v));
         if (old.dirty) writeback(old);
     }
-    TagLine& l = tags_.install(set, v, line);
-    l.app = cause.app;
-    return l;
+    tags_.install(set, v, line).app = cause.app;
+    marks_.at(set, v) = {};
+    return v;
 }
 
 void L2Bank::fill(MemRequest* f, uint32_t set) {
     const int e = static_cast<int>(f->tag >> 2);
     const uint64_t line = mshr_.key(e);
     const bool prefetched = (mshr_.flags(e) & kPrefetchEntry) != 0;
-    const int way = tags_.find(set, line);
-    TagLine& l = way == TagArray::kMiss ? allocate(set, line, *f) : tags_.at(set, static_cast<uint32_t>(way));
-    l.prefetched = prefetched;
-    policy_.on_fill(l, prefetched);
+    const int found = tags_.find(set, line);
+    const uint32_t way = found == TagArray::kMiss ? allocate(set, line, *f) : static_cast<uint32_t>(found);
+    TagLine& l = tags_.at(set, way);
+    LineMarks& m = marks_.at(set, way);
+    m.assign(LineMarks::kPrefetched, prefetched);
+    policy_.on_fill(line, m, prefetched);
     const uint32_t n = mshr_.waiters(e);
     for (uint32_t i = 0; i < n; ++i) {
         MemRequest* r = mshr_.waiter(e, i);
@@ -425,7 +431,7 @@ void L2Bank::fill(MemRequest* f, uint32_t set) {
             for (int s = static_cast<int>(Stage::L2Done); s < static_cast<int>(Stage::Complete); ++s)
                 if (f->stamp[s]) r->stamp[s] = f->stamp[s];
         }
-        answer(l, r);
+        answer(l, m, r);
     }
     mshr_.release(e);
     mshr_occupancy_.set(mshr_.in_use(), now());
@@ -445,8 +451,9 @@ L2Bank::Flushed L2Bank::flush_app(uint16_t app) {
                 ++out.dirty;
                 writeback(l);
             }
-            policy_.on_evict(l);  // the line leaves the L2: the policy's prefetch and pin tracking follow
+            policy_.on_evict(l, marks_.at(set, way));  // the line leaves the L2: the policy's prefetch and pin tracking follow
             tags_.invalidate(set, way);
+            marks_.at(set, way) = {};
         }
     return out;
 }
@@ -535,7 +542,7 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         return;
     }
     const uint32_t set = set_of(r->paddr);
-    tags_.prefetch(set);  // installed when it reaches the head of fills_
+    prefetch_set(set, true);  // installed when it reaches the head of fills_
     fills_.push_back({r, set});
     wake_at(now());
 }

@@ -15,6 +15,7 @@
 #include "gpu_model/common/occupancy_tracker.hpp"
 #include "gpu_model/common/tag_array.hpp"
 #include "gpu_model/l2/l2_config.hpp"
+#include "gpu_model/l2/line_marks.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
 #include "sim/core/component.hpp"
 #include "sim/core/edge_clock.hpp"
@@ -67,6 +68,7 @@ public:
     // Nothing queued, fetching or waiting for the back end.
     bool idle() const;
     const TagArray& tags() const { return tags_; }
+    const LineMarksArray& marks() const { return marks_; }
     uint64_t memory_in_flight() const { return mem_in_flight_; }
     uint64_t bytes_from_memory() const { return bytes_from_memory_; }
     uint64_t bytes_to_memory() const { return bytes_to_memory_; }
@@ -89,6 +91,22 @@ private:
         uint32_t set = 0;
     };
     bool own(const MemRequest* r) const { return r->context == this; }
+    // Asks the host to start loading what the array access of `set` reads: its tags and
+    // marks, and for a fill (install) also its ways' TagLines, one of which a
+    // replacement evicts. Called when the access is queued, well before it is served: a
+    // 24 MB L2's tag array does not stay in the host's caches.
+    // Always inlined: a call the compiler keeps out of line is one it may drop, since a
+    // function that only prefetches has no effect it must preserve.
+    [[gnu::always_inline]] void prefetch_set(uint32_t set, bool install) const {
+        tags_.prefetch(set);
+        marks_.prefetch(set);
+        if (!install) return;
+        constexpr size_t kHostLine = 64;  // bytes
+        const char* first = reinterpret_cast<const char*>(&tags_.at(set, 0));
+        const size_t bytes = size_t{tags_.ways()} * sizeof(TagLine);
+        for (size_t b = 0; b < bytes; b += kHostLine) __builtin_prefetch(first + b);
+        __builtin_prefetch(first + bytes - 1);  // a set that does not start on a host line
+    }
     uint32_t set_of(uint64_t paddr) const { return tags_.set_of(map_.local_line(paddr)); }
 
     void tick();
@@ -98,9 +116,11 @@ private:
     bool fetch(uint64_t line, const MemRequest& cause, uint32_t flags, MemRequest* waiter);
     void fill(MemRequest* f, uint32_t set);
     void install_unit_line(const UnitLine& ul);
-    void answer(TagLine& l, MemRequest* r);
-    TagLine& allocate(uint32_t set, uint64_t line, const MemRequest& cause);
-    void pin_if_redirected(TagLine& l, const MemRequest& r);
+    void answer(TagLine& l, LineMarks& m, MemRequest* r);
+    // The way of `set` that now holds `line` (a fresh line, marks clear), its victim evicted.
+    // Pinned lines are spared while the policy protects them.
+    uint32_t allocate(uint32_t set, uint64_t line, const MemRequest& cause);
+    void pin_if_redirected(LineMarks& m, const MemRequest& r);
     void writeback(const TagLine& victim);
     void respond(MemRequest* r, uint32_t delay);
     void occupy(uint32_t cycles);
@@ -129,6 +149,7 @@ private:
     ResponsePort cpu_port_;
     RequestPort mem_port_;
     TagArray tags_;
+    LineMarksArray marks_;  // the prefetch, accessed and pinned bits of tags_' lines
     MshrTable mshr_;
     uint32_t line_shift_;
     RingQueue<Queued> input_;

@@ -3,12 +3,14 @@
 // ZnG's read optimisation (PC-indexed predictor, access monitor, page-sized fills) and
 // write optimisation (pinned ways for redirected dirty pages) are such policies; `none`
 // is the plain cache. One instance serves every bank (a predictor is shared L2 state).
-// The tag lines a policy sees carry the prefetch and accessed bits: the bank sets
-// `prefetched` on a prefetch fill and `accessed` on every demand hit or fill.
+// A policy sees each line's prefetch and accessed bits (LineMarks, kept beside the tag
+// array): the bank sets the prefetch bit on a prefetch fill and the accessed bit on every
+// demand hit or fill.
 #pragma once
 #include <cstdint>
 
 #include "gpu_model/common/tag_array.hpp"
+#include "gpu_model/l2/line_marks.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/clock_domain.hpp"
 #include "sim/core/simulator.hpp"
@@ -46,15 +48,15 @@ public:
 class L2Policy {
 public:
     virtual ~L2Policy() = default;
-    // A demand lookup (read, write or atomic); `line` is null on a miss. The policy may
-    // keep its own marks in the line (TagLine::unused_prefetch).
-    virtual void on_access(const MemRequest& r, TagLine* line) { (void)r, (void)line; }
+    // A demand lookup (read, write or atomic); `marks` are the hit line's, null on a
+    // miss. The policy may keep its own mark there (LineMarks::kUnusedPrefetch).
+    virtual void on_access(const MemRequest& r, LineMarks* marks) { (void)r, (void)marks; }
     // A demand miss that allocated an MSHR; the policy may prefetch around it.
     virtual void on_miss(const MemRequest& r, L2PrefetchSink& sink) { (void)r, (void)sink; }
-    // A line was filled (prefetch = filled by a prefetch).
-    virtual void on_fill(TagLine& line, bool prefetch) { (void)line, (void)prefetch; }
-    // A valid line is about to be replaced.
-    virtual void on_evict(const TagLine& line) { (void)line; }
+    // Line number `line` was filled (prefetch = filled by a prefetch); `marks` are its.
+    virtual void on_fill(uint64_t line, LineMarks& marks, bool prefetch) { (void)line, (void)marks, (void)prefetch; }
+    // A valid line is about to be replaced (or invalidated); `marks` are its.
+    virtual void on_evict(const TagLine& line, LineMarks marks) { (void)line, (void)marks; }
     // True: this store skips the L2 and goes straight to memory.
     virtual bool bypass_write(const MemRequest& r) { (void)r; return false; }
     // A bypassed store found its line in the L2: true writes the store's data into the

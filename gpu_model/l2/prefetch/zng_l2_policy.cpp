@@ -176,13 +176,13 @@ double ZngL2Policy::accuracy() const {
     return f ? static_cast<double>(prefetch_used_.get()) / static_cast<double>(f) : 0.0;
 }
 
-void ZngL2Policy::on_access(const MemRequest& r, TagLine* line) {
+void ZngL2Policy::on_access(const MemRequest& r, LineMarks* marks) {
     if (r.op == MemOp::Read) predictor_.observe(r.pc, r.warp, r.paddr);
-    // A mark in the line rather than a set of line addresses: the hit path then reads
-    // only the line it already holds.
+    // A mark beside the line's prefetch bit rather than a set of line addresses: the hit
+    // path then reads only the byte it already holds.
     bool first_use = false;
-    if (line && line->prefetched && line->unused_prefetch) {
-        line->unused_prefetch = false;
+    if (marks && marks->prefetched() && marks->unused_prefetch()) {
+        marks->clear(LineMarks::kUnusedPrefetch);
         ++prefetch_used_;
         first_use = true;
     }
@@ -216,19 +216,19 @@ void ZngL2Policy::on_miss(const MemRequest& r, L2PrefetchSink& sink) {
     }
 }
 
-void ZngL2Policy::on_fill(TagLine& line, bool prefetch) {
+void ZngL2Policy::on_fill(uint64_t line, LineMarks& marks, bool prefetch) {
     if (!prefetch) return;
     ++prefetch_fills_;
-    line.unused_prefetch = true;
-    if (decides()) decisions_.prefetch_filled(line.tag);
+    marks.set(LineMarks::kUnusedPrefetch);
+    if (decides()) decisions_.prefetch_filled(line);
 }
 
-void ZngL2Policy::on_evict(const TagLine& line) {
-    const bool used_at_evict = line.prefetched && line.unused_prefetch && line.accessed;
+void ZngL2Policy::on_evict(const TagLine& line, LineMarks marks) {
+    const bool used_at_evict = marks.prefetched() && marks.unused_prefetch() && marks.accessed();
     if (used_at_evict) ++prefetch_used_;
-    if (decides()) decisions_.evicted(line.tag, line.prefetched && line.accessed);
+    if (decides()) decisions_.evicted(line.tag, marks.prefetched() && marks.accessed());
     if (cfg_.mode == PrefetchMode::Dynamic) {
-        switch (monitor_.on_evict(line.prefetched, line.accessed)) {
+        switch (monitor_.on_evict(marks.prefetched(), marks.accessed())) {
             case PrefetchAccessMonitor::Change::Halved: ++unit_halvings_; break;
             case PrefetchAccessMonitor::Change::Grown: ++unit_growths_; break;
             case PrefetchAccessMonitor::Change::None: break;
@@ -238,9 +238,9 @@ void ZngL2Policy::on_evict(const TagLine& line) {
             unit_avg_.sample(monitor_.unit());
         }
     } else {
-        monitor_.on_evict(line.prefetched, line.accessed);  // waste ratio is reported for every mode
+        monitor_.on_evict(marks.prefetched(), marks.accessed());  // waste ratio is reported for every mode
     }
-    if (line.pinned) {
+    if (marks.pinned()) {
         if (pinned_ == 0) throw SimError("L2 policy: a pinned line left the L2 but none was pinned");
         ++pinned_evictions_;
         --pinned_;

@@ -50,10 +50,10 @@ public:
 
     ZngL2Policy(Simulator& sim, const L2PolicyContext& ctx, const ZngL2PolicyConfig& cfg);
 
-    void on_access(const MemRequest& r, TagLine* line) override;
+    void on_access(const MemRequest& r, LineMarks* marks) override;
     void on_miss(const MemRequest& r, L2PrefetchSink& sink) override;
-    void on_fill(TagLine& line, bool prefetch) override;
-    void on_evict(const TagLine& line) override;
+    void on_fill(uint64_t line, LineMarks& marks, bool prefetch) override;
+    void on_evict(const TagLine& line, LineMarks marks) override;
     bool bypass_write(const MemRequest& r) override;
     bool bypass_hit_updates() const override { return cfg_.bypass_hit_update; }
     // Redirection: a store kept in the L2 pins its line while its page's flash registers

@@ -69,6 +69,13 @@ struct BankedL2Rig final : MemRequester {
         const int w = t.find(set, line_no);
         return w == TagArray::kMiss ? nullptr : &t.at(set, static_cast<uint32_t>(w));
     }
+    // The prefetch and accessed bits of a valid line, null when the line is not valid.
+    const LineMarks* marks(uint64_t line_no) const {
+        L2Bank& b = l2->bank(static_cast<uint32_t>(line_no % 4));
+        const uint32_t set = static_cast<uint32_t>((line_no / 4) % b.tags().sets());
+        const int w = b.tags().find(set, line_no);
+        return w == TagArray::kMiss ? nullptr : &b.marks().at(set, static_cast<uint32_t>(w));
+    }
     double stat(const std::string& n) { return sim.stats().value(n); }
     void recv_response(MemRequest* r, RequestPort&) override {
         done[r->id] = clock.tick_to_cycle(sim.now());

@@ -62,6 +62,14 @@ struct L2Rig final : MemRequester {
         const int w = t.find(static_cast<uint32_t>(ln % t.sets()), ln);
         return w == TagArray::kMiss ? nullptr : &t.at(static_cast<uint32_t>(ln % t.sets()), static_cast<uint32_t>(w));
     }
+    // The prefetch and accessed bits of a valid line, null when the line is not valid.
+    const LineMarks* marks(uint64_t paddr) const {
+        const L2Bank& b = l2->bank(0);
+        const uint64_t ln = paddr / 128;
+        const uint32_t set = static_cast<uint32_t>(ln % b.tags().sets());
+        const int w = b.tags().find(set, ln);
+        return w == TagArray::kMiss ? nullptr : &b.marks().at(set, static_cast<uint32_t>(w));
+    }
     double stat(const std::string& n) { return sim.stats().value(n); }
 
     void recv_response(MemRequest* r, RequestPort&) override {

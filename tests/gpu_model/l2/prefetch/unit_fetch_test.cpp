@@ -25,13 +25,13 @@ TEST(UnitFetch, OnePageIsOneMemoryRequestAndItsLinesFillTheirOwnBanks) {
     // 32 lines valid, the 31 other than the demand line marked prefetched.
     uint32_t valid = 0, prefetched = 0;
     for (uint64_t l = 0; l < 32; ++l)
-        if (const TagLine* t = rig.line(l)) {
+        if (const LineMarks* m = rig.marks(l)) {
             ++valid;
-            prefetched += t->prefetched;
+            prefetched += m->prefetched();
         }
     EXPECT_EQ(valid, 32u);
     EXPECT_EQ(prefetched, 31u);
-    EXPECT_FALSE(rig.line(0)->prefetched);
+    EXPECT_FALSE(rig.marks(0)->prefetched());
     // Each bank owns 8 lines: 8 array writes x 5 cycles = 40 busy cycles, plus 1 for the
     // lookup of the demand miss (banks 0 and 1).
     EXPECT_EQ(rig.stat("gpu.l2.bank0.busy_cycles"), 41);
@@ -60,7 +60,7 @@ TEST(UnitFetch, LinesAlreadyPresentAreNeitherFetchedAgainNorOverwritten) {
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_fills"), 30);
     ASSERT_NE(rig.line(7), nullptr);
     EXPECT_TRUE(rig.line(7)->dirty);
-    EXPECT_FALSE(rig.line(7)->prefetched);
+    EXPECT_FALSE(rig.marks(7)->prefetched());
     // A second miss to the same page finds every line present: no request at all.
     rig.read_at(400, 9 * 128);
     rig.sim.run();

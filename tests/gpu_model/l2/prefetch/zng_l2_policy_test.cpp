@@ -19,15 +19,15 @@ TEST(ZngL2Policy, TagBitsAreSetOnFillAndAccessAndReadOnEviction) {
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_issued"), 7.0);
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_fills"), 7.0);
     ASSERT_NE(rig.line(0), nullptr);
-    EXPECT_FALSE(rig.line(0)->prefetched);  // the demand fill
-    EXPECT_TRUE(rig.line(0)->accessed);
+    EXPECT_FALSE(rig.marks(0)->prefetched());  // the demand fill
+    EXPECT_TRUE(rig.marks(0)->accessed());
     for (uint64_t l = 1; l < 8; ++l) {
         ASSERT_NE(rig.line(l * 128), nullptr) << l;
-        EXPECT_TRUE(rig.line(l * 128)->prefetched) << l;
-        EXPECT_FALSE(rig.line(l * 128)->accessed) << l;
+        EXPECT_TRUE(rig.marks(l * 128)->prefetched()) << l;
+        EXPECT_FALSE(rig.marks(l * 128)->accessed()) << l;
     }
     rig.access(5 * 128, MemOp::Read);  // a hit on a prefetched line: now accessed and counted used
-    EXPECT_TRUE(rig.line(5 * 128)->accessed);
+    EXPECT_TRUE(rig.marks(5 * 128)->accessed());
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_used"), 1.0);
     rig.access(5 * 128 + 32, MemOp::Read);  // used once, counted once
     EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_used"), 1.0);
@@ -39,9 +39,9 @@ TEST(ZngL2Policy, TagBitsAreSetOnFillAndAccessAndReadOnEviction) {
     EXPECT_EQ(rig.policy().monitor().total_unused(), 6u);
     EXPECT_DOUBLE_EQ(rig.stat("gpu.l2.policy.waste_ratio"), 6.0 / 8.0);
     // A new fill starts with clear bits: line 16 is a demand fill, line 17 a prefetch.
-    EXPECT_FALSE(rig.line(16 * 128)->prefetched);
-    EXPECT_TRUE(rig.line(17 * 128)->prefetched);
-    EXPECT_FALSE(rig.line(17 * 128)->accessed);
+    EXPECT_FALSE(rig.marks(16 * 128)->prefetched());
+    EXPECT_TRUE(rig.marks(17 * 128)->prefetched());
+    EXPECT_FALSE(rig.marks(17 * 128)->accessed());
     // 14 prefetched lines filled, 1 used.
     EXPECT_DOUBLE_EQ(rig.stat("gpu.l2.policy.accuracy"), 1.0 / 14.0);
 }
@@ -98,20 +98,20 @@ TEST(ZngL2Policy, ThrashingPinsRedirectedStoresAndCalmReleasesThem) {
     rig.access(at(4), MemOp::Write);  // kept and pinned
     ASSERT_NE(rig.line(at(4)), nullptr);
     EXPECT_TRUE(rig.line(at(4))->dirty);
-    EXPECT_TRUE(rig.line(at(4))->pinned);
+    EXPECT_TRUE(rig.marks(at(4))->pinned());
     rig.access(at(8), MemOp::Read);   // set 0 = {4*, 8}
     rig.access(at(12), MemOp::Read);  // 4 is older but pinned: 8 goes
     EXPECT_NE(rig.line(at(4)), nullptr);
     EXPECT_EQ(rig.line(at(8)), nullptr);
     rig.access(at(16), MemOp::Write);  // 12 goes; set 0 = {4*, 16*}, the share is full
-    EXPECT_TRUE(rig.line(at(16))->pinned);
+    EXPECT_TRUE(rig.marks(at(16))->pinned());
     EXPECT_EQ(rig.policy().pinned_lines(), 2u);
     rig.access(at(20), MemOp::Read);  // only pinned lines left: the LRU one (4) goes, written back
     EXPECT_EQ(rig.line(at(4)), nullptr);
     EXPECT_EQ(rig.memory->requests(MemOp::Writeback), 1u);
     EXPECT_EQ(rig.policy().pinned_lines(), 1u);
     rig.access(at(24), MemOp::Write);  // room again: pinned, 20 goes
-    EXPECT_TRUE(rig.line(at(24))->pinned);
+    EXPECT_TRUE(rig.marks(at(24))->pinned());
     rig.access(at(1), MemOp::Write);  // share full: this store bypasses
     EXPECT_EQ(rig.line(at(1)), nullptr);
     EXPECT_EQ(rig.memory->requests(MemOp::Write), 2u);
