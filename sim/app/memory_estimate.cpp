@@ -10,6 +10,7 @@
 #include "gpu_model/gpu.hpp"
 #include "gpu_model/l2/l2_cache.hpp"
 #include "gpu_model/l2/l2_config.hpp"
+#include "gpu_model/l2/line_marks.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
 #include "gpu_model/tlb/mmu.hpp"
 #include "sim/config/params.hpp"
@@ -28,7 +29,10 @@ std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
     using gpu::TagArray;
     Params l2p(gpu.section("l2"), gpu::L2Config::schema(), "gpu.l2");
     const gpu::L2Config l2 = gpu::L2Config::from(l2p);
-    out.push_back({l2p.where("size"), "L2 tag arrays", uint64_t{l2.banks} * TagArray::upfront_bytes(l2.sets_per_bank(), l2.ways)});
+    // Beside each L2 tag array, one byte of policy marks per line (gpu::LineMarksArray).
+    out.push_back({l2p.where("size"), "L2 tag arrays",
+                   uint64_t{l2.banks} * (TagArray::upfront_bytes(l2.sets_per_bank(), l2.ways) +
+                                         uint64_t{l2.sets_per_bank()} * l2.ways * sizeof(gpu::LineMarks))});
     Params l1p(gpu.section("l1d"), gpu::L1Config::schema(), "gpu.l1d");
     const gpu::L1Config l1 = gpu::L1Config::from(l1p);
     out.push_back({l1p.where("size"), fmt::format("L1D tag arrays of {} SMs", sms),
