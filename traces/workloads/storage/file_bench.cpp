@@ -5,6 +5,7 @@
 #include <string>
 
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/storage_workload.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -22,21 +23,16 @@ constexpr uint64_t kSubmitPc = 0x100;
 constexpr uint64_t kWaitPc = 0x110;
 constexpr uint32_t kAddressCompute = 6;  // file index, offset and buffer arithmetic
 
-int64_t opt(const WorkloadContext& ctx, const ProgramOption& o, int64_t fallback) {
-    return ctx.options().program_value(o.name).value_or(fallback);
-}
-
 void generate_file_bench(WorkloadContext& ctx) {
     const WorkloadOptions& o = ctx.options();
-    if (!o.input.empty() || o.edge_factor != 0 || o.scale != 0)
-        throw std::invalid_argument("workload 'file_bench' takes no input, edge_factor or scale");
-    const uint64_t files = static_cast<uint64_t>(opt(ctx, kFiles, o.preset == "paper" ? 100000 : 4096));
-    const uint64_t size = static_cast<uint64_t>(opt(ctx, kFileKib, 16)) << 10;
-    const uint32_t threads = static_cast<uint32_t>(opt(ctx, kThreads, 256));
+    refuse_graph_inputs(ctx, "file_bench");
+    const uint64_t files = static_cast<uint64_t>(option_or(ctx, kFiles, o.preset == "paper" ? 100000 : 4096));
+    const uint64_t size = static_cast<uint64_t>(option_or(ctx, kFileKib, 16)) << 10;
+    const uint32_t threads = static_cast<uint32_t>(option_or(ctx, kThreads, 256));
     if (threads % trace::kWarpSize) throw std::invalid_argument("file_bench: option 'threads' must be a multiple of 32");
-    const uint64_t ctas = static_cast<uint64_t>(opt(ctx, kCtas, static_cast<int64_t>((files + threads - 1) / threads)));
+    const uint64_t ctas = static_cast<uint64_t>(option_or(ctx, kCtas, static_cast<int64_t>((files + threads - 1) / threads)));
     const uint64_t grid_threads = ctas * threads;
-    const bool write = opt(ctx, kWrite, 0) != 0;
+    const bool write = option_or(ctx, kWrite, 0) != 0;
     const uint64_t buffer = ctx.allocator().alloc("file_buffer", grid_threads * size);
 
     trace::TraceWriter& w = ctx.writer();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/storage_workload.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -25,10 +26,6 @@ constexpr uint32_t kWarps = kThreads / trace::kWarpSize;
 constexpr uint64_t kLineBytes = 128;  // one warp load: 32 lanes x 4 B
 constexpr uint64_t kReadPc = 0x100, kWritePc = 0x104, kWaitPc = 0x110, kLoadPc = 0x120;
 constexpr uint32_t kAddressCompute = 4;  // a lane's tile offset and buffer address
-
-int64_t opt(const WorkloadContext& ctx, const ProgramOption& o, int64_t fallback) {
-    return ctx.options().program_value(o.name).value_or(fallback);
-}
 
 struct Gemm {
     uint64_t tiles = 0;       // tiles per matrix side
@@ -123,12 +120,11 @@ void launch(WorkloadContext& ctx, const std::string& name, uint32_t ctas, Body b
 
 void generate_gemm_ooc(WorkloadContext& ctx) {
     const WorkloadOptions& o = ctx.options();
-    if (!o.input.empty() || o.edge_factor != 0 || o.scale != 0)
-        throw std::invalid_argument("workload 'gemm_ooc' takes no input, edge_factor or scale");
+    refuse_graph_inputs(ctx, "gemm_ooc");
     Gemm g;
-    const uint64_t n = static_cast<uint64_t>(opt(ctx, kOrder, o.preset == "paper" ? 2048 : 1024));
-    g.tile = static_cast<uint64_t>(opt(ctx, kTile, 512));
-    g.request = static_cast<uint64_t>(opt(ctx, kRequestSize, 4096));
+    const uint64_t n = static_cast<uint64_t>(option_or(ctx, kOrder, o.preset == "paper" ? 2048 : 1024));
+    g.tile = static_cast<uint64_t>(option_or(ctx, kTile, 512));
+    g.request = static_cast<uint64_t>(option_or(ctx, kRequestSize, 4096));
     if (g.tile & (g.tile - 1)) throw std::invalid_argument("gemm_ooc: option 'tile' must be a power of two");
     if (g.request & (g.request - 1))
         throw std::invalid_argument("gemm_ooc: option 'request_size' must be a power of two");
@@ -137,9 +133,9 @@ void generate_gemm_ooc(WorkloadContext& ctx) {
     if (g.tile_bytes % g.request)
         throw std::invalid_argument("gemm_ooc: option 'request_size' must divide a tile's bytes");
     g.tiles = n / g.tile;
-    const uint32_t ctas = static_cast<uint32_t>(opt(ctx, kCtas, 64));
+    const uint32_t ctas = static_cast<uint32_t>(option_or(ctx, kCtas, 64));
     g.warps = ctas * kWarps;
-    const bool overlap = opt(ctx, kOverlap, 0) != 0;
+    const bool overlap = option_or(ctx, kOverlap, 0) != 0;
     g.ab_buffer[0] = ctx.allocator().alloc("ab_buffer0", 2 * g.tile_bytes);
     g.ab_buffer[1] = ctx.allocator().alloc("ab_buffer1", 2 * g.tile_bytes);
     g.c_buffer = ctx.allocator().alloc("c_buffer", g.tile_bytes);

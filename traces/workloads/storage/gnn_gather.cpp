@@ -7,6 +7,7 @@
 
 #include "traces/workloads/graph/graph_inputs.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/storage_workload.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -32,10 +33,6 @@ constexpr uint32_t kWarps = kThreads / trace::kWarpSize;
 constexpr uint32_t kLineBytes = 128;  // one warp load: 32 lanes x 4 B
 constexpr uint64_t kSubmitPc = 0x100, kWaitPc = 0x110, kLoadPc = 0x120;
 constexpr uint32_t kAddressCompute = 4;  // a lane's row index, node id and offset
-
-int64_t opt(const WorkloadContext& ctx, const ProgramOption& o, int64_t fallback) {
-    return ctx.options().program_value(o.name).value_or(fallback);
-}
 
 struct Plan {
     uint64_t feature_bytes = 0;
@@ -104,16 +101,16 @@ void generate_gnn_gather(WorkloadContext& ctx) {
     const WorkloadOptions& o = ctx.options();
     const bool paper = o.preset == "paper";
     Plan p;
-    p.feature_bytes = static_cast<uint64_t>(opt(ctx, kFeatureBytes, 4096));
+    p.feature_bytes = static_cast<uint64_t>(option_or(ctx, kFeatureBytes, 4096));
     if (p.feature_bytes != 512 && p.feature_bytes != 4096)
         throw std::invalid_argument("gnn_gather: option 'feature_bytes' must be 512 or 4096");
-    p.row_compute = static_cast<uint32_t>(opt(ctx, kRowCompute, static_cast<int64_t>(p.feature_bytes)));
-    const uint64_t batch_size = static_cast<uint64_t>(opt(ctx, kBatchSize, paper ? 128 : 32));
-    const uint32_t batches = static_cast<uint32_t>(opt(ctx, kBatches, paper ? 4 : 2));
-    const uint32_t fanout1 = static_cast<uint32_t>(opt(ctx, kFanout1, 25));
-    const uint32_t fanout2 = static_cast<uint32_t>(opt(ctx, kFanout2, 10));
-    const uint32_t ctas = static_cast<uint32_t>(opt(ctx, kCtas, 64));
-    const bool overlap = opt(ctx, kOverlap, 0) != 0;
+    p.row_compute = static_cast<uint32_t>(option_or(ctx, kRowCompute, static_cast<int64_t>(p.feature_bytes)));
+    const uint64_t batch_size = static_cast<uint64_t>(option_or(ctx, kBatchSize, paper ? 128 : 32));
+    const uint32_t batches = static_cast<uint32_t>(option_or(ctx, kBatches, paper ? 4 : 2));
+    const uint32_t fanout1 = static_cast<uint32_t>(option_or(ctx, kFanout1, 25));
+    const uint32_t fanout2 = static_cast<uint32_t>(option_or(ctx, kFanout2, 10));
+    const uint32_t ctas = static_cast<uint32_t>(option_or(ctx, kCtas, 64));
+    const bool overlap = option_or(ctx, kOverlap, 0) != 0;
     p.warps = ctas * kWarps;
 
     const graph::CsrGraph g = graph::workload_graph(o, graph::GraphKind::Kronecker);

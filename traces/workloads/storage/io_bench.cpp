@@ -6,6 +6,7 @@
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/storage/file_bench.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/storage_workload.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
 
@@ -30,30 +31,25 @@ constexpr uint64_t kSubmitPc = 0x100;
 constexpr uint64_t kWaitPc = 0x110;
 constexpr uint32_t kAddressCompute = 6;  // request index, offset and buffer arithmetic
 
-int64_t opt(const WorkloadContext& ctx, const ProgramOption& o, int64_t fallback) {
-    return ctx.options().program_value(o.name).value_or(fallback);
-}
-
 void generate_io_bench(WorkloadContext& ctx) {
     const WorkloadOptions& o = ctx.options();
-    if (!o.input.empty() || o.edge_factor != 0 || o.scale != 0)
-        throw std::invalid_argument("workload 'io_bench' takes no input, edge_factor or scale");
-    const uint64_t size = static_cast<uint64_t>(opt(ctx, kRequestSize, 4096));
+    refuse_graph_inputs(ctx, "io_bench");
+    const uint64_t size = static_cast<uint64_t>(option_or(ctx, kRequestSize, 4096));
     if (size & (size - 1)) throw std::invalid_argument("io_bench: option 'request_size' must be a power of two");
-    const uint64_t requests = static_cast<uint64_t>(opt(ctx, kRequests, o.preset == "paper" ? 262144 : 8192));
-    const uint32_t threads = static_cast<uint32_t>(opt(ctx, kThreads, 256));
+    const uint64_t requests = static_cast<uint64_t>(option_or(ctx, kRequests, o.preset == "paper" ? 262144 : 8192));
+    const uint32_t threads = static_cast<uint32_t>(option_or(ctx, kThreads, 256));
     if (threads % trace::kWarpSize) throw std::invalid_argument("io_bench: option 'threads' must be a multiple of 32");
-    const uint64_t ctas = static_cast<uint64_t>(opt(ctx, kCtas, static_cast<int64_t>((requests + threads - 1) / threads)));
+    const uint64_t ctas = static_cast<uint64_t>(option_or(ctx, kCtas, static_cast<int64_t>((requests + threads - 1) / threads)));
     const uint64_t grid_threads = ctas * threads;
     if (requests % grid_threads)
         throw std::invalid_argument("io_bench: 'requests' (" + std::to_string(requests) +
                                     ") must be a multiple of ctas x threads (" + std::to_string(grid_threads) + ")");
     const uint64_t per_thread = requests / grid_threads;
-    const bool random = opt(ctx, kRandom, 1) != 0;
-    const bool write = opt(ctx, kWrite, 0) != 0;
-    const uint64_t span = static_cast<uint64_t>(opt(ctx, kSpanMib, 65536)) << 20;
+    const bool random = option_or(ctx, kRandom, 1) != 0;
+    const bool write = option_or(ctx, kWrite, 0) != 0;
+    const uint64_t span = static_cast<uint64_t>(option_or(ctx, kSpanMib, 65536)) << 20;
     if (span < size) throw std::invalid_argument("io_bench: option 'span_mib' is below one request");
-    const int64_t dest_stride = static_cast<int64_t>(size) * (opt(ctx, kScatter, 0) ? 2 : 1);
+    const int64_t dest_stride = static_cast<int64_t>(size) * (option_or(ctx, kScatter, 0) ? 2 : 1);
     const uint64_t buffer = ctx.allocator().alloc("io_buffer", grid_threads * static_cast<uint64_t>(dest_stride));
 
     trace::TraceWriter& w = ctx.writer();
