@@ -1,3 +1,4 @@
+#include "storage/cache_vol/cache_vol_plane.hpp"
 #include "storage/control/bam_plane.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
@@ -18,6 +19,9 @@ void register_control_planes() {
     });
     control_plane_slot().add(gofs::BasicSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<gofs::BasicPlane>(path, gofs::BasicSettings::read(p));
+    });
+    control_plane_slot().add(cache_vol::CacheVolSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<cache_vol::CacheVolPlane>(path, cache_vol::CacheVolSettings::read(p));
     });
 }
 
