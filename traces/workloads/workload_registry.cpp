@@ -1,4 +1,5 @@
 #include "traces/workloads/storage/io_bench.hpp"
+#include "traces/workloads/cache_vol/cache_vol_workloads.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 #include <unistd.h>
@@ -175,6 +176,7 @@ const WorkloadRegistry& builtin_workloads() {
 #endif
         register_dense_workloads(r);
         register_storage_workloads(r);
+        register_cache_vol_workloads(r);
         return r;
     }();
     return registry;
