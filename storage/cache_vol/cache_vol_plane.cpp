@@ -353,7 +353,9 @@ void CacheVolPlane::complete(uint32_t slot) {
         tasks_.push_back(task);
         run_migrations();
     }
-    if (op.chunk != kNoChunk && cached_.insert(op.chunk).second) chunks_of_[op.file].push_back(op.chunk);
+    // A fill whose file was dropped meanwhile is not cached.
+    if (op.chunk != kNoChunk && space_.holds(op.file) && cached_.insert(op.chunk).second)
+        chunks_of_[op.file].push_back(op.chunk);
     finish(*op.client, op.io, op.taken);
 }
 
