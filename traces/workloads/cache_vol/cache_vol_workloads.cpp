@@ -13,7 +13,7 @@
 namespace zng::workloads {
 namespace {
 
-const ProgramOption kRanks{"ranks", "MPI processes on the simulated node, one CTA of one warp each", 1, 4096,
+const ProgramOption kRanks{"ranks", "MPI processes on the simulated node, one warp each of one CTA", 1, 32,
                            "16 (seed 004 IV: \"16 MPI processes per node on Theta\"); epoch_reader: 1"};
 const ProgramOption kWriteMib{"write_mib", "MiB per write call", 1, 1024,
                               "16 (seed 004: \"Each process is writing 16 MB\"); vpic: 32 (256 MB in 8 properties)"};
@@ -33,17 +33,21 @@ const ProgramOption kStepMs{"step_ms", "training step after each batch (ms)", 0,
 const ProgramOption kRandom{"random", "1: batches shuffled anew every epoch, 0: each rank re-reads its own", 0, 1,
                             "1"};
 
-constexpr uint64_t kWritePc = 0x100, kComputePc = 0x110, kClosePc = 0x120, kReadPc = 0x130, kWaitPc = 0x140;
+constexpr uint64_t kWritePc = 0x100, kComputePc = 0x110, kClosePc = 0x120, kReadPc = 0x130, kWaitPc = 0x140,
+                   kBarrierPc = 0x150;
 constexpr uint64_t kMs = 1'000'000'000;  // ps per ms
 constexpr uint32_t kTag = 0;
 
 uint64_t mib(int64_t v) { return static_cast<uint64_t>(v) << 20; }
 
+// The ranks are the warps of one CTA, so that a CTA barrier can be their collective
+// call: parallel HDF5's H5Dcreate and H5Dclose are collective (every process of the
+// file's communicator makes them), and a training step ends in an allreduce.
 trace::KernelInfo rank_kernel(const char* name, uint64_t ranks) {
     trace::KernelInfo k;
     k.name = name;
-    k.grid = {static_cast<uint32_t>(ranks), 1, 1};
-    k.block = {trace::kWarpSize, 1, 1};
+    k.grid = {1, 1, 1};
+    k.block = {static_cast<uint32_t>(ranks) * trace::kWarpSize, 1, 1};
     k.regs_per_thread = 32;
     return k;
 }
@@ -68,9 +72,9 @@ void generate_checkpoint(WorkloadContext& ctx) {
     const uint64_t buffer = ctx.allocator().alloc("checkpoint_buffer", ranks * size);
 
     KernelEmitter ke(ctx.writer(), rank_kernel(vpic ? "vpic_io" : "checkpoint", ranks));
+    ke.begin_cta(0);
     for (uint64_t r = 0; r < ranks; ++r) {
-        ke.begin_cta(static_cast<uint32_t>(r));
-        WarpEmitter& we = ke.warp(0);
+        WarpEmitter& we = ke.warp(static_cast<uint32_t>(r));
         for (uint64_t it = 0; it < iterations; ++it) {
             // Rank r's w-th write lands at its own place in the shared dataset.
             for (uint64_t w = 0; w < writes; ++w)
@@ -79,9 +83,10 @@ void generate_checkpoint(WorkloadContext& ctx) {
             if (compute != 0) we.phase(kComputePc, compute);
             blocking_io(we, kClosePc, false, storage::cache_vol::kCloseBytes, storage::cache_vol::close_io_offset(it),
                         buffer + r * size);
+            we.barrier(kBarrierPc);
         }
-        ke.end_cta();
     }
+    ke.end_cta();
     ke.end();
 }
 
@@ -111,16 +116,17 @@ void generate_epoch_reader(WorkloadContext& ctx) {
         for (uint64_t i = batches - 1; i > 0; --i) std::swap(e[i], e[rng.next_below(i + 1)]);
     }
     KernelEmitter ke(ctx.writer(), rank_kernel("epoch_reader", ranks));
+    ke.begin_cta(0);
     for (uint64_t r = 0; r < ranks; ++r) {
-        ke.begin_cta(static_cast<uint32_t>(r));
-        WarpEmitter& we = ke.warp(0);
+        WarpEmitter& we = ke.warp(static_cast<uint32_t>(r));
         for (const auto& e : order)
             for (uint64_t k = r; k < batches; k += ranks) {
                 blocking_io(we, kReadPc, false, batch, uint64_t{e[k]} * batch, buffer + r * batch);
                 if (step != 0) we.phase(kComputePc, step);
+                if (ranks > 1) we.barrier(kBarrierPc);
             }
-        ke.end_cta();
     }
+    ke.end_cta();
     ke.end();
 }
 
