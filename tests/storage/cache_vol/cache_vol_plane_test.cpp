@@ -196,6 +196,21 @@ TEST(CacheVolPlane, AnEvictedFilesReadsMissAgain) {
     EXPECT_EQ(r.plane.space().evictions(), 2u);
 }
 
+TEST(CacheVolPlane, TheGpuMemoryLevelStagesAtGpuMemoryBandwidth) {
+    CacheVolSettings s = settings();
+    s.level = CacheLevel::GpuMemory;
+    s.gpu_memory_bandwidth = 4e9;
+    CacheVolRig r(s);
+    r.io(1, 0, kBytes, true);
+    r.at(1 * kMs, [&] { r.close(2, 0); });
+    r.rig.sim.run();
+    // Staged in 2 MB / 4 GB/s = 0.5 ms; migration reads it back 0.5-1 ms, writes the PFS
+    // 1-3 ms; the close at 1 ms waits to 3 ms.
+    EXPECT_EQ(r.done_at(1), 500 * kMicrosecond);
+    EXPECT_EQ(r.done_at(2), 3 * kMs);
+    EXPECT_EQ(r.rig.ssd().bytes_written(), 0u);  // the SSDs are not the cache
+}
+
 TEST(CacheVolPlane, TheSsdLevelStagesAndMigratesThroughNvmeCommands) {
     CacheVolSettings s = settings();
     s.level = CacheLevel::Ssd;
