@@ -130,6 +130,7 @@ CacheVolPlane::CacheVolPlane(const StoragePath& path, const CacheVolSettings& s)
       net_out_(node_share_server(s.network)),
       memory_(s.level == CacheLevel::GpuMemory ? s.gpu_memory_bandwidth : s.host_memory_bandwidth, 0),
       timed_(path.sim, [this](uint32_t& slot) { advance(slot); }, "cache-vol-stage"),
+      host_done_(path.sim, [this](uint32_t& slot) { issue_level(slot); }, "cache-vol-host"),
       idle_threads_(s.migration_threads) {
     space_.on_evict = [this](uint64_t file) {
         const auto it = chunks_of_.find(file);
@@ -267,10 +268,18 @@ void CacheVolPlane::level_io(uint32_t slot, bool write) {
         timed_.push(slot, memory_.transfer(p_.sim.now(), op.io.bytes));
         return;
     }
+    // III-A: "each process writes the data to the file on the NLS through POSIX I/O": a
+    // host core runs the I/O stack's work for the command before the drive sees it.
+    ops_[slot].level_write = write;
+    host_done_.push(slot, p_.host.run(p_.sim.now()));
+}
+
+void CacheVolPlane::issue_level(uint32_t slot) {
+    const Op& op = ops_[slot];
     // The VOL's staging and cache files are memory-mapped host pages backed by the NLS
     // (III-A: "We use mmap to map the files on the NLS into the virtual memory").
     IoRequest cmd;
-    cmd.op = write ? IoOp::Write : IoOp::Read;
+    cmd.op = op.level_write ? IoOp::Write : IoOp::Read;
     const uint64_t lba = p_.array.lba_bytes();
     cmd.lba = op.level_addr / lba;
     cmd.bytes = (op.io.bytes + lba - 1) / lba * lba;

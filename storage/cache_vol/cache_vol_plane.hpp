@@ -23,7 +23,9 @@
 // by symmetry their cache levels serve this node's ranks as this node's serves theirs,
 // so a peer's read or write is charged to this node's cache level, plus the network.
 //
-// Cache levels: ssd (the storage section's SSD array, through NVMe commands),
+// Cache levels: ssd (the storage section's SSD array, through NVMe commands, each
+// costing a host core the storage.host_cpu stack's per-command work: III-A stages "through
+// POSIX I/O"),
 // host_memory or gpu_memory (a bandwidth server each). Space is reserved per file with
 // LRU / LFU / FIFO replacement (cache_space.hpp). mode: direct is the baseline: every
 // request goes to the PFS.
@@ -91,6 +93,7 @@ private:
         uint8_t next = 0;
         Kind kind = Kind::Client;
         bool stages_write = false;  // a staged write: queue its migration when staged
+        bool level_write = false;   // the SSD-level command being issued writes
     };
     static constexpr uint64_t kNoChunk = ~uint64_t{0};
 
@@ -98,6 +101,7 @@ private:
     void start(uint32_t slot, const Stage* stages);
     void advance(uint32_t slot);  // runs the op's next stage
     void level_io(uint32_t slot, bool write);
+    void issue_level(uint32_t slot);  // the SSD-level command, once its host work is done
     void complete(uint32_t slot);
     void submit_one(const StorageIo& io, StorageIoClient& client, Tick now);
     void close(uint32_t slot);
@@ -112,6 +116,7 @@ private:
     std::vector<Op> ops_;
     std::vector<uint32_t> free_ops_;
     TimedQueue<uint32_t> timed_;  // ops whose current stage ends at a known time
+    TimedQueue<uint32_t> host_done_;  // SSD-level commands whose host I/O stack work ends then
     std::deque<uint32_t> tasks_;  // migration tasks not yet taken by a thread
     uint32_t idle_threads_;
     std::unordered_map<uint64_t, uint64_t> pending_;  // file -> writes staging or migrating

@@ -48,7 +48,12 @@ CacheVolSettings settings() {
 struct CacheVolRig {
     explicit CacheVolRig(const CacheVolSettings& s)
         : rig(topology(1), nvme(16, 64), fast_device()),
-          cpu(HostCpuSettings{}),
+          cpu([] {
+              HostCpuSettings h;
+              h.stack = IoStack::Posix;
+              h.posix_cost = 6 * kMicrosecond;
+              return h;
+          }()),
           client(rig.sim),
           plane(StoragePath{rig.sim, rig.array, rig.pcie, cpu}, s),
           later(rig.sim, [this](std::function<void()>& f) { f(); }) {}
@@ -209,6 +214,7 @@ TEST(CacheVolPlane, TheGpuMemoryLevelStagesAtGpuMemoryBandwidth) {
     EXPECT_EQ(r.done_at(1), 500 * kMicrosecond);
     EXPECT_EQ(r.done_at(2), 3 * kMs);
     EXPECT_EQ(r.rig.ssd().bytes_written(), 0u);  // the SSDs are not the cache
+    EXPECT_EQ(r.cpu.commands(), 0u);              // nor is the host's I/O stack in the way
 }
 
 TEST(CacheVolPlane, TheSsdLevelStagesAndMigratesThroughNvmeCommands) {
@@ -220,6 +226,9 @@ TEST(CacheVolPlane, TheSsdLevelStagesAndMigratesThroughNvmeCommands) {
     r.at(1 * kMs, [&] { r.close(2, 0); });
     r.rig.sim.run();
     // One 2 MiB NVMe write to stage, one 2 MiB read to migrate; the close after both.
+    // Each command first costs a host core posix's 6 us: 2 commands, 12 us.
+    EXPECT_EQ(r.cpu.commands(), 2u);
+    EXPECT_EQ(r.cpu.busy_time(), 12 * kMicrosecond);
     EXPECT_EQ(r.rig.ssd().bytes_written(), uint64_t{2} << 20);
     EXPECT_EQ(r.rig.ssd().bytes_read(), uint64_t{2} << 20);
     EXPECT_EQ(r.plane.migrated_bytes(), uint64_t{2} << 20);
