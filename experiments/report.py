@@ -469,8 +469,8 @@ def load_reasons(path):
 def render(results, results_root, command, reasons=None):
     reasons = reasons or {}
     lines = ["# The seed papers' claims beside zngsim", "",
-             "Rows 1-26 are the ZnG paper's (seed 003), rows starting \"CAM:\" seed 000's and rows starting "
-             "\"GoFS:\" seed 001's.", "",
+             "Rows 1-26 are the ZnG paper's (seed 003), rows starting \"CAM:\" seed 000's, rows starting "
+             "\"GoFS:\" seed 001's and rows starting \"Cache VOL:\" seed 004's.", "",
              f"Results: `{results_root}`. Made by: `{command}`.", "",
              "Ratio = ours / paper. Rows marked **differs** are more than 25% away from the paper; each has a "
              "reason slot below, filled in by whoever analysed the run.", "",

@@ -82,6 +82,14 @@ class Figures(t.TempDirTest):
         self.assertIn("| 39 | GoFS: sequential read 5.5 GB/s | 5.5 GB/s | 5 | 0.909 |", report)
         self.assertIn("| 42 | GoFS: raw device random read 5.4 GB/s | 5.4 GB/s | 5.5 | 1.02 |", report)
         self.assertIn("| 49 | GoFS: Basic up to 7.8 GB/s with 4 SSDs | 7.8 GB/s | 4 | 0.513 |", report)
+        # seed 004's claims: 8 x 65536 MiB / 128 s = 4096 MiB/s against 2993.63; / 131.072 s =
+        # 4000 against 4318.86; epochs 2-4 (3 GiB / 1.5 s) / (3 GiB / 3 s) = 2 against 1.6;
+        # epoch 1 (1 GiB / 2 s) / (1 GiB / 1 s) = 0.5 against 0.54
+        self.assertIn("| 50 | Cache VOL: 2,994 MiB/s observed write bandwidth with no compute | 2.99e+03 MiB/s | "
+                      "4.1e+03 | 1.37 |", report)
+        self.assertIn("| 51 | Cache VOL: 4,319 MiB/s at compute/IO 1.14 | 4.32e+03 MiB/s | 4e+03 | 0.926 |", report)
+        self.assertIn("| 53 | Cache VOL: epochs 2-4 at 1.5-2x the baseline (sequential) | 1.6 x | 2 | 1.25 |", report)
+        self.assertIn("| 55 | Cache VOL: epoch 1 slower than the baseline (sequential) | 0.54 x | 0.5 | 0.926 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

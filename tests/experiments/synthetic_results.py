@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml,
-table*.yaml, cam_*.yaml and gofs_*.yaml)
+table*.yaml, cam_*.yaml, gofs_*.yaml and cachevol_*.yaml)
 with made-up, known values, so the plot and report scripts can be checked against
 numbers computed by hand. Test data only: never mixed with measured results.
 
@@ -31,12 +31,18 @@ IO_GBPS = {"cam": 20.0, "bam": 19.0, "spdk": 18.0, "posix": 4.0, "gds": 0.8}
 # File I/O throughput (GB/s) of the gofs_* points by the plane their label starts with;
 # labels with "4ssd" four times that.
 FILE_IO_GBPS = {"gofs": 5.0, "bam": 5.5, "gds": 0.4, "basic": 1.0}
+# cachevol_table2: 64 GiB written per point; observed I/O time (s) 128 with no compute
+# (8 x 65536 MiB / 128 s = 4096 MiB/s), 131.072 otherwise (4000 MiB/s); the simulated
+# time adds iterations x compute_ms. cachevol_table3: 1 GiB read per epoch; the baseline
+# 1 s per epoch, Cache VOL 2 s for epoch 1 and 0.5 s for each later one.
+CACHEVOL_OBSERVED_S = {"compute-0": 128.0}
+CACHEVOL_EPOCH_S = {"baseline": (1.0, 1.0), "cachevol": (2.0, 0.5)}
 
 
 def expand(spec):
     for p in spec.get("points") or []:
         yield os.path.splitext(os.path.basename(p["config"]))[0], str(p["workload"]), p.get("label", ""), \
-            dict(p.get("set") or {})
+            dict(p.get("set") or {}), dict(p.get("options") or {})
     if "points" in spec:
         return
     variants = spec.get("variants") or {"": {}}
@@ -48,10 +54,10 @@ def expand(spec):
             for label, v in variants.items():
                 c = (v or {}).get("config") or cfg
                 for combo in itertools.product(*lists):
-                    yield os.path.splitext(os.path.basename(c))[0], str(wl), label, dict(zip(keys, combo))
+                    yield os.path.splitext(os.path.basename(c))[0], str(wl), label, dict(zip(keys, combo)), {}
 
 
-def row(cfg, wl, label, sets, index):
+def row(cfg, wl, label, sets, options, index):
     apps = wl.replace("-", ",").split(",")
     ipc = IPC.get(cfg, 1.0) * LABEL_FACTOR.get(label, 1.0)
     if "gpu.l2.policy.waste_high" in sets:   # a single best cell at (0.4, 0.01)
@@ -81,8 +87,19 @@ def row(cfg, wl, label, sets, index):
         r["sim_time_ps"] = 1e9
         r["io_bytes_read"] = FILE_IO_GBPS[plane] * (4 if "4ssd" in label else 1) * 1e9 * 1e-3
         r["io_bytes_written"] = 0.0
+    if wl == "checkpoint":
+        observed = CACHEVOL_OBSERVED_S.get(label, 131.072)
+        r["sim_time_ps"] = (observed + options["iterations"] * options["compute_ms"] * 1e-3) * 1e12
+        r["io_bytes_written"] = float(64 << 30)
+    if wl == "epoch_reader":
+        first, later = CACHEVOL_EPOCH_S[label.split("-")[0]]
+        epochs = options["epochs"]
+        r["sim_time_ps"] = (first + (epochs - 1) * later) * 1e12
+        r["io_bytes_read"] = float(epochs << 30)
     for k, v in sets.items():
         r[f"set.{k}"] = v
+    for k, v in options.items():
+        r[f"option.{k}"] = v
     for i, a in enumerate(apps, start=1):
         r[f"app{i}"] = a if apps.count(a) == 1 else (a if i == 1 else f"{a}_{i}")
         r[f"app{i}_ipc"] = ipc / len(apps) * (0.5 if (a == "back" and label == "gc-pressure") else 1.0)
@@ -92,7 +109,8 @@ def row(cfg, wl, label, sets, index):
 def write(out_root, drop):
     for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))
                        + glob.glob(os.path.join(EXPERIMENTS, "cam_*.yaml"))
-                       + glob.glob(os.path.join(EXPERIMENTS, "gofs_*.yaml"))):
+                       + glob.glob(os.path.join(EXPERIMENTS, "gofs_*.yaml"))
+                       + glob.glob(os.path.join(EXPERIMENTS, "cachevol_*.yaml"))):
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             spec = yaml.safe_load(f)
