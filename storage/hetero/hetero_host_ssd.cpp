@@ -69,33 +69,10 @@ HeteroHostSsd::HeteroHostSsd(Simulator& sim, const ConfigNode* section, const st
 
 HeteroHostSsd::HeteroHostSsd(Simulator& sim, const Params& p, const std::string& stats_name,
                              const PcieLinkSpec& gpu_link, flash::FlashOpExecutor* flash)
-    : gpu_memory_(GpuDmaPortSettings{}), pcie_(topology_settings(p, gpu_link), gpu_memory_), device_(nullptr),
-      ssd_(sim, 0, nvme_settings(p), make_device(sim, p, stats_name, flash, device_), pcie_) {
-    ssd_.set_on_room([this](uint32_t) { drain(); });
-}
-
-void HeteroHostSsd::read(uint64_t addr, uint64_t bytes, Done done) { issue(addr, bytes, IoOp::Read, std::move(done)); }
-void HeteroHostSsd::write(uint64_t addr, uint64_t bytes, Done done) {
-    issue(addr, bytes, IoOp::Write, std::move(done));
-}
-
-void HeteroHostSsd::issue(uint64_t addr, uint64_t bytes, IoOp op, Done done) {
-    IoRequest r;
-    r.op = op;
-    r.lba = addr / ssd_.lba_bytes();
-    r.bytes = bytes;
-    r.memory = IoMemory::Host;
-    if (addr % ssd_.lba_bytes() != 0)
-        throw SimError("Hetero host SSD: command at byte " + std::to_string(addr) + " is not block aligned");
-    r.done = std::move(done);
-    if (waiting_.empty() && ssd_.can_submit(0))
-        ssd_.submit(std::move(r));
-    else
-        waiting_.push_back(std::move(r));
-}
-
-void HeteroHostSsd::drain() {
-    while (!waiting_.empty() && ssd_.can_submit(0)) ssd_.submit(waiting_.take_front());
-}
+    : gpu_memory_(GpuDmaPortSettings{}), pcie_(topology_settings(p, gpu_link), gpu_memory_),
+      host_(HostCpuSettings{}), device_(nullptr),
+      array_(sim, SsdArraySettings{}, nvme_settings(p),
+             [&](uint32_t) { return make_device(sim, p, stats_name, flash, device_); }, pcie_),
+      plane_(StoragePath{sim, array_, pcie_, host_}, OsFaultSettings{}) {}
 
 }  // namespace zng::storage
