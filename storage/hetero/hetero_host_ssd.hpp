@@ -1,7 +1,8 @@
 // The host side of Hetero's page faults on the storage components: the os_fault control
-// plane over ONE NVMe SSD with the firmware device model (FirmwareSsd over ONFI channels
-// to the flash of the `ssd.flash` section: a Z-SSD, or TLC), its own PCIe link to host
-// DRAM, and the GPU's PCIe link for the copies between host DRAM and GPU memory.
+// plane over one NVMe SSD (`ssds` of them, pages striped RAID0 in `stripe_size` units)
+// with the firmware device model (FirmwareSsd over ONFI channels to the flash of the
+// `ssd.flash` section: a Z-SSD, or TLC), each with its own PCIe link to host DRAM, and
+// the GPU's PCIe link for the copies between host DRAM and GPU memory.
 //
 // It keeps Hetero's timing as it has always been, which the general components reach
 // with these settings: one queue pair deep enough never to refuse (NVMe's 65,536), the
@@ -46,8 +47,9 @@ public:
     uint64_t capacity_bytes() const { return array_.capacity_bytes(); }
     uint64_t page_size() const { return device_->page_size(); }
     Tick command_latency() const { return nvme().settings().submission_cost(); }
-    const ftl::FirmwareSsd& controller() const { return device_->controller(); }
-    const NvmeSsd& nvme() const { return array_.ssd(0); }
+    const ftl::FirmwareSsd& controller() const { return device_->controller(); }  // SSD 0's
+    const NvmeSsd& nvme(uint32_t i = 0) const { return array_.ssd(i); }
+    uint32_t ssds() const { return array_.size(); }
     const PcieTopology& pcie() const { return pcie_; }
 
 private:
@@ -56,7 +58,7 @@ private:
     GpuDmaPort gpu_memory_;
     PcieTopology pcie_;
     HostCpu host_;               // the fault handler's CPU cost is the translator's, per batch
-    FirmwareSsdDevice* device_;  // owned by array_
+    FirmwareSsdDevice* device_;  // SSD 0's, owned by array_
     SsdArray array_;
     OsFaultPlane plane_;
 };
