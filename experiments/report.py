@@ -350,13 +350,6 @@ CLAIMS = [
      "BaM's (serial program) over CAM's (pipelined) simulated time, gemm_ooc", ["sim_time_ps"]),
     ("CAM: GDS 0.8 GB/s with 12 SSDs (GEMM)", cam_paper.GDS_12SSD, "cam_fig10", gds_gemm_GBps,
      "bytes read and written / simulated time of gemm_ooc on GDS", ["io_bytes_read", "io_bytes_written"]),
-    # Seed 000 Fig. 10a: external merge sort.
-    ("CAM: sort up to 1.50x over SPDK and POSIX", cam_paper.SORT_SPEEDUP_MAX, "cam_fig10_sort",
-     label_time_ratio_max(["spdk", "posix"], "cam"),
-     "largest of SPDK's and POSIX's simulated time over CAM's, merge_sort in 4 KB requests (same pipelined program)",
-     ["sim_time_ps"]),
-    ("CAM: SPDK similar to CAM (sort)", cam_paper.SPDK_SORT_OF_CAM, "cam_fig10_sort", label_time_ratio("spdk", "cam"),
-     "SPDK's simulated time over CAM's, merge_sort", ["sim_time_ps"]),
     # Seed 001 (GoFS), Fig. 10: 4 KB file I/O from GPU threads on one 990 Pro.
     ("GoFS: sequential read 5.5 GB/s", gofs_paper.GOFS_SEQ_READ, "gofs_fig10", file_io_GBps("gofs-seq-read"),
      GOFS_FIG10_HOW, ["io_bytes_read", "io_bytes_written"]),
@@ -386,6 +379,13 @@ CLAIMS = [
     ("GoFS: Basic up to 7.8 GB/s with 4 SSDs", gofs_paper.BASIC_4SSD, "gofs_fig17",
      file_io_GBps("basic-4ssd-seq-read"), GOFS_FIG10_HOW.replace("one 990 Pro", "RAID0 of 4") + "; basic reads",
      ["io_bytes_read", "io_bytes_written"]),
+    # Seed 000 Fig. 10a: external merge sort.
+    ("CAM: sort up to 1.50x over SPDK and POSIX", cam_paper.SORT_SPEEDUP_MAX, "cam_fig10_sort",
+     label_time_ratio_max(["spdk", "posix"], "cam"),
+     "largest of SPDK's and POSIX's simulated time over CAM's, merge_sort in 4 KB requests (same pipelined program)",
+     ["sim_time_ps"]),
+    ("CAM: SPDK similar to CAM (sort)", cam_paper.SPDK_SORT_OF_CAM, "cam_fig10_sort", label_time_ratio("spdk", "cam"),
+     "SPDK's simulated time over CAM's, merge_sort", ["sim_time_ps"]),
 ]
 
 
