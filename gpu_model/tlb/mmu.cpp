@@ -180,11 +180,11 @@ void Mmu::walk_finished(uint32_t& w) {
         return;
     }
     ++faults_;
-    // A fault frees its walker thread once it is handed to the translator: the GPU MMU
-    // logs a far fault in the fault buffer and the access is replayed when the driver has
-    // served it (NVIDIA's replayable faults, Pascal on; Zheng et al., HPCA 2016), so the
-    // L1 TLB misses wait on the fault (they stay merged on this walk record), not on a
-    // walker, and faults in flight are not capped by the walker count.
+    // A fault frees its walker thread once it is handed to the translator: since Pascal
+    // the GPU MMU writes a far fault into a fault buffer and the faulting access is
+    // replayed once the driver has served it (NVIDIA's UVM driver, "replayable faults"),
+    // so the L1 TLB misses wait on the fault (they stay merged on this walk record), not
+    // on a walker, and faults in flight are not capped by the walker count.
     release_walker();
     uint32_t id = w;
     translator_.resolve_fault(wk.app, wk.vpn, [this, id](uint64_t p) { complete_walk(id, p, false); });
