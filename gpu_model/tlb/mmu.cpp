@@ -180,11 +180,26 @@ void Mmu::walk_finished(uint32_t& w) {
         return;
     }
     ++faults_;
+    // A fault frees its walker thread once it is handed to the translator: since Pascal
+    // the GPU MMU writes a far fault into a fault buffer and the faulting access is
+    // replayed once the driver has served it (NVIDIA's UVM driver, "replayable faults"),
+    // so the L1 TLB misses wait on the fault (they stay merged on this walk record), not
+    // on a walker, and faults in flight are not capped by the walker count.
+    release_walker();
     uint32_t id = w;
-    translator_.resolve_fault(wk.app, wk.vpn, [this, id](uint64_t p) { complete_walk(id, p); });
+    translator_.resolve_fault(wk.app, wk.vpn, [this, id](uint64_t p) { complete_walk(id, p, false); });
 }
 
-void Mmu::complete_walk(uint32_t w, uint64_t ppn) {
+void Mmu::release_walker() {
+    --busy_walkers_;
+    if (!walk_queue_.empty()) {
+        uint32_t next = walk_queue_.front();
+        walk_queue_.pop_front();
+        start_walk(next);
+    }
+}
+
+void Mmu::complete_walk(uint32_t w, uint64_t ppn, bool holds_walker) {
     Walk wk = walks_[w];
     uint64_t key = page_key(wk.app, wk.vpn);
     uint32_t set = set_of(key, l2_tlb_);
@@ -195,12 +210,7 @@ void Mmu::complete_walk(uint32_t w, uint64_t ppn) {
     walk_latency_.sample(static_cast<double>(now() - walk_start_[w]) / static_cast<double>(kNanosecond));
     pending_.erase(key);
     free_walks_.push_back(w);
-    --busy_walkers_;
-    if (!walk_queue_.empty()) {
-        uint32_t next = walk_queue_.front();
-        walk_queue_.pop_front();
-        start_walk(next);
-    }
+    if (holds_walker) release_walker();
     for (uint32_t c = wk.clients.next(0); c != WarpMask::kNone; c = wk.clients.next(c + 1))
         clients_[c]->translation_done(wk.app, wk.vpn, ppn);
 }

@@ -2,8 +2,9 @@
 // L1 TLB, and a multi-threaded page-table walker with a page walk cache. The walker's
 // timing is levels x per-level latency, minus the upper levels found in the walk
 // cache; the mapping itself comes from the platform's AddressTranslator, and a page
-// that is not mapped yet is a fault the translator resolves while the walker thread
-// waits. Misses to a page already being walked merge into that walk.
+// that is not mapped yet is a fault the translator resolves after the walker thread has
+// been freed (the misses wait on the fault). Misses to a page already being walked or
+// faulting merge into that walk.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -68,7 +69,10 @@ private:
     void l2_tlb_lookup(Lookup& l);
     void start_walk(uint32_t w);
     void walk_finished(uint32_t& w);
-    void complete_walk(uint32_t w, uint64_t ppn);
+    // Installs the translation and answers the waiting L1 TLBs; `holds_walker`: the walk
+    // still holds its walker thread (false once it went to the fault path).
+    void complete_walk(uint32_t w, uint64_t ppn, bool holds_walker = true);
+    void release_walker();  // frees a walker thread and starts the oldest queued walk
     uint32_t set_of(uint64_t key, const TagArray& t) const { return t.set_of(key >> 8); }
     uint64_t walk_cache_key(uint16_t app, uint32_t level, uint64_t vpn) const;
 

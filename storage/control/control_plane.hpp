@@ -4,6 +4,7 @@
 //   bam                  GPU threads write submission entries and ring doorbells
 //   cam                  GPU threads write a batch of LBAs, a CPU pool issues SPDK commands
 //   spdk, posix, gds     the host issues the commands (SPDK, the kernel, cuFile)
+//   os_fault             no GPU-issued I/O: the host's page-fault handler (Hetero)
 // Each is the platform's StorageIoService (sim/mem/storage_io_service.hpp).
 //
 // What the planes share (this base): the mapping of a storage byte offset to the SSD
@@ -81,7 +82,7 @@ private:
 
 using ControlPlaneSlot = Slot<ControlPlane, const StoragePath&>;
 ControlPlaneSlot& control_plane_slot();
-// Registers bam, cam, spdk, posix and gds.
+// Registers bam, cam, spdk, posix, gds, os_fault and the GoFS planes.
 void register_control_planes();
 
 }  // namespace zng::storage

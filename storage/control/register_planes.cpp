@@ -1,6 +1,7 @@
 #include "storage/cache_vol/cache_vol_plane.hpp"
 #include "storage/control/bam_plane.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
+#include "storage/control/os_fault_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 
@@ -14,6 +15,9 @@ void register_control_planes() {
         control_plane_slot().add(CpuManagedSettings::schema(name), [](const Params& p, const StoragePath& path) {
             return std::make_unique<CpuManagedPlane>(path, CpuManagedSettings::read(p));
         });
+    control_plane_slot().add(OsFaultSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<OsFaultPlane>(path, OsFaultSettings::read(p));
+    });
     control_plane_slot().add(gofs::GofsSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<gofs::GofsPlane>(path, gofs::GofsSettings::read(p));
     });

@@ -8,6 +8,13 @@ using namespace param_kind;
 const Param<Time> kCommandLatency{"command_latency", "2us",
                                   "NVMe submission: doorbell write, command fetch, completion interrupt (assumption)"};
 const PcieLinkParams kLink("link_", "the SSD's host link", 4, "8GT/s", "1us");
+const auto kSsds = Param<UInt32>("ssds", "1",
+                                 "host NVMe SSDs, each as described here with its own link, the pages striped over "
+                                 "them (RAID0 in stripe_size units); 1 is Hetero as evaluated (paper V-A)")
+                       .range(1, 1024);
+const auto kStripeSize =
+    Param<Size>("stripe_size", "4KiB", "RAID0 stripe unit over the SSDs (assumption: one 4 KiB page per SSD in turn)")
+        .min(512);
 // NVMe's largest queue: Hetero's fault handler never waits for a queue slot.
 constexpr uint32_t kQueueDepth = 65536;
 
@@ -24,9 +31,17 @@ NvmeSettings nvme_settings(const Params& p) {
     return s;
 }
 
+SsdArraySettings array_settings(const Params& p) {
+    SsdArraySettings a;
+    a.ssds = p[kSsds];
+    a.placement = a.ssds == 1 ? Placement::Direct : Placement::Raid0;
+    a.stripe_bytes = p[kStripeSize];
+    return a;
+}
+
 PcieTopologySettings topology_settings(const Params& p, const PcieLinkSpec& gpu_link) {
     PcieTopologySettings t;
-    t.ssds = 1;
+    t.ssds = p[kSsds];
     t.ssd_link = kLink.read(p);
     t.ssd_link_duplex = false;
     t.fabric_latency = 0;
@@ -38,10 +53,13 @@ PcieTopologySettings topology_settings(const Params& p, const PcieLinkSpec& gpu_
     return t;
 }
 
-std::unique_ptr<SsdDevice> make_device(Simulator& sim, const Params& p, const std::string& stats_name,
-                                       flash::FlashOpExecutor* flash, FirmwareSsdDevice*& out) {
-    auto d = std::make_unique<FirmwareSsdDevice>(sim, p, stats_name, flash);
-    out = d.get();
+// SSD i's device; its statistics under `stats_name` for SSD 0 (as with one SSD), then
+// `stats_name` + i. `flash` (tests) stands in for SSD 0's flash only.
+std::unique_ptr<SsdDevice> make_device(Simulator& sim, const Params& p, const std::string& stats_name, uint32_t i,
+                                       flash::FlashOpExecutor* flash, FirmwareSsdDevice*& first) {
+    if (flash && p[kSsds] > 1) p.fail(kSsds.key(), "must be 1 with a flash model given by the caller");
+    auto d = std::make_unique<FirmwareSsdDevice>(sim, p, i == 0 ? stats_name : stats_name + std::to_string(i), flash);
+    if (i == 0) first = d.get();
     return d;
 }
 }  // namespace
@@ -54,7 +72,7 @@ const ComponentSchema& HeteroHostSsd::schema() {
         c.name = "nvme";
         c.description = "Host-attached NVMe SSD: NVMe command latency, firmware SSD controller, ONFI channels, "
                         "its own PCIe link to the host.";
-        c.params = {kCommandLatency};
+        c.params = {kCommandLatency, kSsds, kStripeSize};
         for (const ParamSpec& p : kLink.specs()) c.params.push_back(p);
         for (const ParamSpec& p : FirmwareSsdDevice::params()) c.params.push_back(p);
         return c;
@@ -69,33 +87,10 @@ HeteroHostSsd::HeteroHostSsd(Simulator& sim, const ConfigNode* section, const st
 
 HeteroHostSsd::HeteroHostSsd(Simulator& sim, const Params& p, const std::string& stats_name,
                              const PcieLinkSpec& gpu_link, flash::FlashOpExecutor* flash)
-    : gpu_memory_(GpuDmaPortSettings{}), pcie_(topology_settings(p, gpu_link), gpu_memory_), device_(nullptr),
-      ssd_(sim, 0, nvme_settings(p), make_device(sim, p, stats_name, flash, device_), pcie_) {
-    ssd_.set_on_room([this](uint32_t) { drain(); });
-}
-
-void HeteroHostSsd::read(uint64_t addr, uint64_t bytes, Done done) { issue(addr, bytes, IoOp::Read, std::move(done)); }
-void HeteroHostSsd::write(uint64_t addr, uint64_t bytes, Done done) {
-    issue(addr, bytes, IoOp::Write, std::move(done));
-}
-
-void HeteroHostSsd::issue(uint64_t addr, uint64_t bytes, IoOp op, Done done) {
-    IoRequest r;
-    r.op = op;
-    r.lba = addr / ssd_.lba_bytes();
-    r.bytes = bytes;
-    r.memory = IoMemory::Host;
-    if (addr % ssd_.lba_bytes() != 0)
-        throw SimError("Hetero host SSD: command at byte " + std::to_string(addr) + " is not block aligned");
-    r.done = std::move(done);
-    if (waiting_.empty() && ssd_.can_submit(0))
-        ssd_.submit(std::move(r));
-    else
-        waiting_.push_back(std::move(r));
-}
-
-void HeteroHostSsd::drain() {
-    while (!waiting_.empty() && ssd_.can_submit(0)) ssd_.submit(waiting_.take_front());
-}
+    : gpu_memory_(GpuDmaPortSettings{}), pcie_(topology_settings(p, gpu_link), gpu_memory_),
+      host_(HostCpuSettings{}), device_(nullptr),
+      array_(sim, array_settings(p), nvme_settings(p),
+             [&](uint32_t i) { return make_device(sim, p, stats_name, i, flash, device_); }, pcie_),
+      plane_(StoragePath{sim, array_, pcie_, host_}, OsFaultSettings{}) {}
 
 }  // namespace zng::storage

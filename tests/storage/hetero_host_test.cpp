@@ -3,6 +3,8 @@
 // GPU memory evicts the least recently used page and writes it back when dirty.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/config/config_node.hpp"
 #include "storage/hetero/hetero_host_translator.hpp"
 #include "storage/register.hpp"
@@ -118,6 +120,47 @@ TEST(HeteroHost, FullGpuMemoryEvictsLeastRecentlyUsedAndWritesBackDirty) {
     EXPECT_EQ(rig.host->evictions(), 2u);
     EXPECT_EQ(rig.host->writebacks(), 1u);
     EXPECT_EQ(rig.shot.back(), (std::pair<uint16_t, uint64_t>{0, 2}));
+}
+
+}  // namespace
+}  // namespace zng::storage::test
+
+namespace zng::storage::test {
+namespace {
+
+struct PageReads {
+    std::vector<Tick> done;                   // each page's read, by page
+    std::vector<uint64_t> commands_per_ssd;   // NVMe commands each SSD fetched
+};
+
+// Reads pages 0 .. pages - 1 (4 KiB each) at time 0 from `ssds` default (Z-SSD) host SSDs.
+PageReads read_pages(uint32_t ssds, uint64_t pages) {
+    register_storage_components();
+    Simulator sim;
+    const ConfigNode root = parse_config_text("ssd: {ssds: " + std::to_string(ssds) + "}\n", "hetero.yaml");
+    HeteroHostSsd ssd(sim, root.find("ssd"), "translation.ssd", "translation.ssd", PcieLinkSpec{});
+    PageReads r;
+    r.done.assign(pages, 0);
+    for (uint64_t page = 0; page < pages; ++page)
+        ssd.read(page * 4096, 4096, [&r, &sim, page](IoRequest&) { r.done[page] = sim.now(); });
+    sim.run();
+    for (uint32_t i = 0; i < ssd.ssds(); ++i) r.commands_per_ssd.push_back(ssd.nvme(i).commands());
+    return r;
+}
+
+TEST(HeteroHost, PagesAreStripedOverTheSsdsEachWithItsOwnLink) {
+    // One SSD: both commands go to it and share its controller, buffer and x4 link, so
+    // the later of the two ends after a lone page's read.
+    const Tick lone = read_pages(1, 1).done[0];
+    const PageReads one = read_pages(1, 2);
+    EXPECT_EQ(one.commands_per_ssd, (std::vector<uint64_t>{2}));
+    EXPECT_GT(std::max(one.done[0], one.done[1]), lone);
+    // Two SSDs striped in 4 KiB units: page 0 on SSD 0, page 1 on SSD 1 (each at its
+    // offset 0), alike and idle, so each read costs exactly a lone page's read.
+    const PageReads two = read_pages(2, 2);
+    EXPECT_EQ(two.commands_per_ssd, (std::vector<uint64_t>{1, 1}));
+    EXPECT_EQ(two.done[0], lone);
+    EXPECT_EQ(two.done[1], lone);
 }
 
 }  // namespace

@@ -2,51 +2,14 @@
 // multiply-adds, counted by hand.
 #include <gtest/gtest.h>
 
-#include <set>
-
 #include "dense_test_support.hpp"
+#include "io_trace_counts.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 namespace zng::workloads {
 namespace {
 
-struct Counts {
-    uint32_t kernels = 0;
-    uint64_t read_lanes = 0, write_lanes = 0, waits = 0, loads = 0, compute = 0;
-    std::set<uint64_t> read_offsets, write_offsets;
-    std::vector<trace::RecordKind> warp0;  // first warp of the first kernel
-};
-
-Counts read_all(const std::string& path) {
-    Counts s;
-    auto src = trace::open_trace(path);
-    trace::KernelInfo k;
-    trace::CtaTrace cta;
-    while (src->next_kernel(k)) {
-        ++s.kernels;
-        bool first = true;
-        while (src->next_cta(cta)) {
-            for (size_t wi = 0; wi < cta.warps.size(); ++wi) {
-                trace::WarpCursor c(cta.warps[wi]);
-                trace::WarpRecord r;
-                while (!c.done()) {
-                    c.next(r);
-                    s.compute += r.compute;
-                    if (s.kernels == 1 && first && wi == 0) s.warp0.push_back(r.kind);
-                    if (r.kind == trace::RecordKind::IoSubmit) {
-                        for (int l = 0; l < trace::kWarpSize; ++l)
-                            if (r.active_mask >> l & 1u) (r.io_write ? s.write_offsets : s.read_offsets).insert(r.lane_addr(l));
-                        (r.io_write ? s.write_lanes : s.read_lanes) += std::popcount(r.active_mask);
-                    }
-                    if (r.kind == trace::RecordKind::IoWait) ++s.waits;
-                    if (r.kind == trace::RecordKind::Load) ++s.loads;
-                }
-            }
-            first = false;
-        }
-    }
-    return s;
-}
+using testing::count_io_trace;
 
 TEST(GemmOoc, SerialProgramReadsEveryTileOncePerStepAndWritesCOnce) {
     // n 128, tile 64: 2 x 2 x 2 = 8 steps, each a read and a multiply kernel: 16 kernels.
@@ -61,7 +24,7 @@ TEST(GemmOoc, SerialProgramReadsEveryTileOncePerStepAndWritesCOnce) {
     o.program = {{"n", 128}, {"tile", 64}, {"grid_ctas", 1}};
     const std::string path = testing::tmp_trace("gemm_serial");
     generate_workload("gemm_ooc", o, path);
-    const Counts s = read_all(path);
+    const auto s = count_io_trace(path);
     EXPECT_EQ(s.kernels, 16u);
     EXPECT_EQ(s.read_lanes, 64u);
     EXPECT_EQ(s.read_offsets.size(), 32u);
@@ -82,7 +45,7 @@ TEST(GemmOoc, PipelinedProgramReadsTheNextStepBeforeMultiplying) {
     o.program = {{"n", 128}, {"tile", 64}, {"grid_ctas", 1}, {"overlap", 1}};
     const std::string path = testing::tmp_trace("gemm_pipelined");
     generate_workload("gemm_ooc", o, path);
-    const Counts s = read_all(path);
+    const auto s = count_io_trace(path);
     EXPECT_EQ(s.kernels, 1u);
     EXPECT_EQ(s.read_lanes, 64u);
     EXPECT_EQ(s.write_lanes, 16u);

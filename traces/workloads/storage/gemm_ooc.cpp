@@ -21,8 +21,7 @@ const ProgramOption kOverlap{"overlap",
                              "then a compute kernel per step (BaM, GDS)",
                              0, 1, "0"};
 
-constexpr uint32_t kThreads = 256;
-constexpr uint32_t kWarps = kThreads / trace::kWarpSize;
+constexpr uint32_t kWarps = kOocWarps;
 constexpr uint64_t kLineBytes = 128;  // one warp load: 32 lanes x 4 B
 constexpr uint64_t kReadPc = 0x100, kWritePc = 0x104, kWaitPc = 0x110, kLoadPc = 0x120;
 constexpr uint32_t kAddressCompute = 4;  // a lane's tile offset and buffer address
@@ -102,22 +101,6 @@ void write_back(WarpEmitter& we, const Gemm& g, uint64_t s, uint32_t gw, uint32_
     we.io_wait(kWaitPc, 2 * kWarps + wi);
 }
 
-template <typename Body>
-void launch(WorkloadContext& ctx, const std::string& name, uint32_t ctas, Body body) {
-    trace::KernelInfo k;
-    k.name = name;
-    k.grid = {ctas, 1, 1};
-    k.block = {kThreads, 1, 1};
-    k.regs_per_thread = 64;
-    KernelEmitter ke(ctx.writer(), k);
-    for (uint32_t c = 0; c < ctas; ++c) {
-        ke.begin_cta(c);
-        for (uint32_t wi = 0; wi < kWarps; ++wi) body(ke.warp(wi), c * kWarps + wi, wi);
-        ke.end_cta();
-    }
-    ke.end();
-}
-
 void generate_gemm_ooc(WorkloadContext& ctx) {
     const WorkloadOptions& o = ctx.options();
     refuse_graph_inputs(ctx, "gemm_ooc");
@@ -144,7 +127,7 @@ void generate_gemm_ooc(WorkloadContext& ctx) {
     auto tag = [](uint32_t wi, uint64_t s) { return static_cast<uint32_t>(wi * 2 + s % 2); };
     const uint64_t steps = g.steps();
     if (overlap) {
-        launch(ctx, "gemm_pipeline", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
+        launch_ooc_kernel(ctx, "gemm_pipeline", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
             read_step(we, g, 0, gw, tag(wi, 0));
             for (uint64_t s = 0; s < steps; ++s) {
                 we.io_wait(kWaitPc, tag(wi, s));
@@ -155,11 +138,11 @@ void generate_gemm_ooc(WorkloadContext& ctx) {
         });
     } else {
         for (uint64_t s = 0; s < steps; ++s) {
-            launch(ctx, "gemm_read", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
+            launch_ooc_kernel(ctx, "gemm_read", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
                 read_step(we, g, s, gw, tag(wi, s));
                 we.io_wait(kWaitPc, tag(wi, s));
             });
-            launch(ctx, "gemm_multiply", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
+            launch_ooc_kernel(ctx, "gemm_multiply", ctas, [&](WarpEmitter& we, uint32_t gw, uint32_t wi) {
                 multiply_step(we, g, s, gw);
                 write_back(we, g, s, gw, wi);
             });

@@ -9,6 +9,7 @@
 #include "traces/workloads/storage/storage_workload.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
+#include "traces/workloads/storage/merge_sort.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -91,6 +92,7 @@ void generate_io_bench(WorkloadContext& ctx) {
 void register_storage_workloads(WorkloadRegistry& registry) {
     register_gnn_gather(registry);
     register_gemm_ooc(registry);
+    register_merge_sort(registry);
     registry.add({"io_bench", "storage",
                   "GPU threads each issuing storage requests (io_submit, then io_wait), random or sequential, "
                   "reads or writes (seed 000 IV-B)",

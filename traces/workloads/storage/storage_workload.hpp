@@ -1,11 +1,12 @@
-// What the storage workloads (io_bench, file_bench, gnn_gather, gemm_ooc) share: reading
-// their program options with a default, and refusing the graph inputs the synthetic ones
-// do not take.
+// What the storage workloads (io_bench, file_bench, gnn_gather, gemm_ooc, merge_sort)
+// share: reading their program options with a default, refusing the graph inputs the
+// synthetic ones do not take, and launching a grid of 256-thread CTAs warp by warp.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "traces/workloads/kernel_emitter.hpp"
 #include "traces/workloads/workload_context.hpp"
 #include "traces/workloads/workload_options.hpp"
 
@@ -21,6 +22,28 @@ inline void refuse_graph_inputs(const WorkloadContext& ctx, const std::string& w
     const WorkloadOptions& o = ctx.options();
     if (!o.input.empty() || o.edge_factor != 0 || o.scale != 0)
         throw std::invalid_argument("workload '" + workload + "' takes no input, edge_factor or scale");
+}
+
+// CTAs of the out-of-core programs (gemm_ooc, merge_sort): 256 threads, 64 registers each.
+constexpr uint32_t kOocThreads = 256;
+constexpr uint32_t kOocWarps = kOocThreads / trace::kWarpSize;
+
+// One kernel `name` of `ctas` CTAs of kOocThreads threads; body(warp emitter, grid warp
+// index, warp index in its CTA) emits each warp's records.
+template <typename Body>
+void launch_ooc_kernel(WorkloadContext& ctx, const std::string& name, uint32_t ctas, Body body) {
+    trace::KernelInfo k;
+    k.name = name;
+    k.grid = {ctas, 1, 1};
+    k.block = {kOocThreads, 1, 1};
+    k.regs_per_thread = 64;
+    KernelEmitter ke(ctx.writer(), k);
+    for (uint32_t c = 0; c < ctas; ++c) {
+        ke.begin_cta(c);
+        for (uint32_t wi = 0; wi < kOocWarps; ++wi) body(ke.warp(wi), c * kOocWarps + wi, wi);
+        ke.end_cta();
+    }
+    ke.end();
 }
 
 }  // namespace zng::workloads

@@ -1,0 +1,45 @@
+// os_fault: the storage I/O of the OS page-fault path (Hetero, ZnG paper II-C: "the GPU
+// ... has to handle page faults with the help of the host, which reads the data from the
+// SSD and copies it to the GPU memory"). GPU threads issue no I/O of their own here: a
+// page fault interrupts the host, whose fault handler reads the page from the SSDs into
+// host DRAM with one NVMe command and copies it over the GPU's PCIe link into GPU
+// memory, and, for a dirty page it evicts, copies it back and writes it. Batching the
+// faults and the handler's cost are the translator's (hetero_host); this plane is the
+// handler's commands and copies on the shared storage components.
+//
+// One 4 KiB page in: the SSD's NVMe costs + device + DMA over its link into host DRAM,
+// then the copy over the GPU link (host_to_gpu).
+#pragma once
+#include "storage/control/control_plane.hpp"
+
+namespace zng::storage {
+
+struct OsFaultSettings {
+    uint32_t max_in_flight = 65536;
+
+    static const ComponentSchema& schema();
+    static OsFaultSettings read(const Params& p);
+};
+
+class OsFaultPlane final : public ControlPlane {
+public:
+    OsFaultPlane(const StoragePath& path, const OsFaultSettings& s);
+
+    // The fault path issues no GPU-issued I/O: an io_submit on this plane is an error.
+    void submit(const StorageIoBatch& batch, StorageIoClient& client) override;
+
+    // Reads / writes `bytes` at array byte `addr` (whole logical blocks) between the
+    // SSDs and host DRAM; done (may be empty) when the command completes. A command whose
+    // queue pair is full waits in that queue's FIFO.
+    void read(uint64_t addr, uint64_t bytes, IoRequest::Done done) { host_command(addr, bytes, false, std::move(done)); }
+    void write(uint64_t addr, uint64_t bytes, IoRequest::Done done) { host_command(addr, bytes, true, std::move(done)); }
+    // The handler's copies between host DRAM and GPU memory over the GPU's link; the
+    // tick the last byte arrives.
+    Tick host_to_gpu(Tick earliest, uint64_t bytes) { return p_.pcie.host_to_gpu(earliest, bytes); }
+    Tick gpu_to_host(Tick earliest, uint64_t bytes) { return p_.pcie.gpu_to_host(earliest, bytes); }
+
+private:
+    void host_command(uint64_t addr, uint64_t bytes, bool write, IoRequest::Done done);
+};
+
+}  // namespace zng::storage
