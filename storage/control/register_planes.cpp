@@ -2,6 +2,7 @@
 #include "storage/control/cpu_managed_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
+#include "storage/streamer/cache_tier_plane.hpp"
 
 namespace zng::storage {
 
@@ -19,6 +20,10 @@ void register_control_planes() {
     control_plane_slot().add(gofs::BasicSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<gofs::BasicPlane>(path, gofs::BasicSettings::read(p));
     });
+    for (const std::string& name : streamer::CacheTierSettings::models())
+        control_plane_slot().add(streamer::CacheTierSettings::schema(name), [](const Params& p, const StoragePath& path) {
+            return std::make_unique<streamer::CacheTierPlane>(path, streamer::CacheTierSettings::read(p));
+        });
 }
 
 }  // namespace zng::storage
