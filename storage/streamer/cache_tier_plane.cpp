@@ -391,6 +391,7 @@ void CacheTierPlane::serve(Stream& s, uint64_t id) {
     s.fifo.pop_front();
     ++s.consumed;
     disk_access_ += now - r.taken;
+    read_wait_ += now - r.taken;
     Tick done = now;
     if (s_.page_cache != 0) {
         // Buffered read: the pages are copied into the task's buffer (DRAM read + write).
@@ -661,6 +662,8 @@ void CacheTierPlane::register_stats(StatGroup g) const {
     ControlPlane::register_stats(g);
     g.formula("disk_access_time", "time tasks waited for the SSDs or a stream-buffer slot, summed over requests", "ps",
               [this] { return double(disk_access_); });
+    g.formula("read_wait_time", "the part of disk_access_time reads waited for their sblocks", "ps",
+              [this] { return double(read_wait_); });
     g.formula("serialization_time", "(de)serialisation time on the tasks' cores, summed", "ps",
               [this] { return double(serialization_); });
     g.formula("sblock_reads", "sblocks read from the SSDs", "sblocks", [this] { return double(sblock_reads_); });

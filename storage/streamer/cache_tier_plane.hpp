@@ -71,6 +71,7 @@ public:
     // (de)serialisation time.
     Tick disk_access_time() const { return disk_access_; }
     Tick serialization_time() const { return serialization_; }
+    Tick read_wait_time() const { return read_wait_; }
     uint64_t sblock_reads() const { return sblock_reads_; }
     uint64_t sblock_writes() const { return sblock_writes_; }
     uint64_t destroy_reads() const { return destroy_reads_; }
@@ -183,7 +184,7 @@ private:
     TimedQueue<std::pair<uint64_t, uint64_t>> cache_hits_;  // (stream, sblock) from the page cache
     std::vector<SblockRead> read_log_;
     bool keep_log_ = false;
-    Tick disk_access_ = 0, serialization_ = 0;
+    Tick disk_access_ = 0, read_wait_ = 0, serialization_ = 0;
     uint64_t sblock_reads_ = 0, sblock_writes_ = 0, destroy_reads_ = 0, memory_hits_ = 0, page_cache_hits_ = 0,
              spilled_ = 0, recomputed_bytes_ = 0;
 };

@@ -128,6 +128,12 @@ void WarpEmitter::io_wait(uint64_t pc, uint32_t tag) {
     emit(RecordKind::IoWait, pc);
 }
 
+void WarpEmitter::phase(uint64_t pc, uint64_t duration_ps) {
+    rec_.set_access(MemSpace::Global, 0, live_, false, 0, 0);
+    rec_.duration_ps = duration_ps;
+    emit(RecordKind::Phase, pc);
+}
+
 void WarpEmitter::finish() {
     // Trailing compute rides on the Exit record rather than a separate Compute record;
     // without it, the writer appends the Exit itself.

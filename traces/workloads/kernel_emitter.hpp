@@ -68,6 +68,8 @@ public:
     void io_submit(uint64_t pc, uint32_t mask, bool write, uint32_t bytes, uint32_t tag, const LaneAddrs& offsets,
                    uint64_t dest, int64_t dest_stride);
     void io_wait(uint64_t pc, uint32_t tag);
+    // Work given as a time (trace format 3): the warp stays busy for `duration_ps`.
+    void phase(uint64_t pc, uint64_t duration_ps);
 
     // Lanes of this warp that are threads of the block.
     uint32_t live_lanes() const { return live_; }

@@ -1,4 +1,5 @@
 #include "traces/workloads/storage/io_bench.hpp"
+#include "traces/workloads/streamer/streamer_ml.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 #include <unistd.h>
@@ -175,6 +176,7 @@ const WorkloadRegistry& builtin_workloads() {
 #endif
         register_dense_workloads(r);
         register_storage_workloads(r);
+        register_streamer_workloads(r);
         return r;
     }();
     return registry;
