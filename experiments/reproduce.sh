@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces section V of the ZnG paper: runs every figure's sweep (experiments/fig*.yaml)
-# and seed 000's (CAM) and seed 001's (GoFS) sweeps (experiments/cam_*.yaml, gofs_*.yaml)
+# and seed 000's (CAM), seed 001's (GoFS) and seed 002's (SSDStreamer) sweeps
+# (experiments/cam_*.yaml, gofs_*.yaml, streamer_*.yaml)
 # on one shared point pool, plots each figure and writes the claims report.
 #
 # usage: experiments/reproduce.sh [--preset paper|small] [-j N] [--results DIR] [--rerun-stale]
@@ -36,7 +37,8 @@ fi
 
 start=$(date +%s)
 failed=()
-for spec in experiments/fig*.yaml experiments/table*.yaml experiments/cam_*.yaml experiments/gofs_*.yaml; do
+for spec in experiments/fig*.yaml experiments/table*.yaml experiments/cam_*.yaml experiments/gofs_*.yaml \
+            experiments/streamer_*.yaml; do
   name=$(basename "$spec" .yaml)
   echo "== sweep $name ($preset preset)"
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \
