@@ -4,6 +4,8 @@
 //   bam                  GPU threads write submission entries and ring doorbells
 //   cam                  GPU threads write a batch of LBAs, a CPU pool issues SPDK commands
 //   spdk, posix, gds     the host issues the commands (SPDK, the kernel, cuFile)
+//   gofs, basic          GoFS and seed 001's Basic (storage/gofs)
+//   streamer, ...        caching tiers of host tasks' partitions (storage/streamer)
 // Each is the platform's StorageIoService (sim/mem/storage_io_service.hpp).
 //
 // What the planes share (this base): the mapping of a storage byte offset to the SSD
@@ -81,7 +83,7 @@ private:
 
 using ControlPlaneSlot = Slot<ControlPlane, const StoragePath&>;
 ControlPlaneSlot& control_plane_slot();
-// Registers bam, cam, spdk, posix and gds.
+// Registers bam, cam, spdk, posix, gds, gofs, basic and the caching tiers.
 void register_control_planes();
 
 }  // namespace zng::storage
