@@ -418,7 +418,7 @@ void CacheTierPlane::write(Request& r, Stream& s, uint64_t id) {
     if (k == 0 && !s.writing) {
         // create_stream(); writing a stream that exists destroys it first.
         if (s.open) throw SimError("caching tier: stream " + std::to_string(id) + " is rewritten while read");
-        if (s.exists) destroy(s);
+        if (s.exists) destroy(id, s);
         if (s_.memory_cache == 0 && s_.write_behind && !admit()) {
             admission_.push_back(std::move(r));
             return;
@@ -529,7 +529,8 @@ void CacheTierPlane::close(Request& r, Stream& s, uint64_t id) {
 // inspecting the last LBA of the sblock just freed, the stream manager can retrieve the
 // starting LBA of the next sblock and free the list of LBAs allocated to the sblock.
 // This process continues until an end-of-stream token is encountered."
-void CacheTierPlane::destroy(Stream& s) {
+void CacheTierPlane::destroy(uint64_t id, Stream& s) {
+    if (s_.memory_cache != 0) memory_.erase(id);
     if (s.runs.empty()) return;
     if (!s_.chained) {
         // A file's blocks are freed from its metadata in memory.
@@ -600,6 +601,7 @@ uint32_t CacheTierPlane::new_op(OpKind kind) {
     }
     Op& o = ops_[op];
     o.kind = kind;
+    o.stream = 0;
     o.left = 0;
     o.cmds.clear();
     o.chain.clear();

@@ -153,7 +153,7 @@ private:
     void serve(Stream& s, uint64_t id);
     void flush_current(Stream& s, uint64_t id, size_t run);
     void flushed(uint64_t id);
-    void destroy(Stream& s);
+    void destroy(uint64_t id, Stream& s);
     void walk(uint32_t op);
     // Puts `id` in host DRAM; evicted partitions are spilled (or dropped). `then`
     // completes after the spill writes (at `floor` at the earliest).

@@ -43,6 +43,15 @@ public:
         where_[id] = std::prev(order_.end());
         used_ += bytes;
     }
+    // Forgets a partition (its data was replaced); false when it was not resident.
+    bool erase(uint64_t id) {
+        const auto it = where_.find(id);
+        if (it == where_.end()) return false;
+        used_ -= it->second->second;
+        order_.erase(it->second);
+        where_.erase(it);
+        return true;
+    }
     uint64_t used() const { return used_; }
     uint64_t capacity() const { return capacity_; }
 

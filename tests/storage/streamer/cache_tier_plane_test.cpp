@@ -185,6 +185,28 @@ TEST(CacheTier, DestroyWalksTheChainOneMetadataBlockPerSblock) {
     EXPECT_EQ(r.rig.ssd(0).bytes_read(), 3 * 4096u);
 }
 
+TEST(CacheTier, StreamsShareTheBufferPool) {
+    // A pool of one stream buffer (2 x 4096 B): streams 0 and 1 (one sblock each) are
+    // opened at T by two tasks; 1 waits for 0's buffer. 0: issued T, arrives T + 14.18,
+    // read done T + 18.276; its last sblock taken at T + 14.18 closes it, so 1 opens then:
+    // arrives T + 28.36, done T + 32.456.
+    CacheTierSettings s = streamer();
+    s.buffer_pool = 2 * kSblock;
+    TierRig r(s);
+    Task w(r.rig.sim, r.plane);
+    w.write(0, 0).close(0).write(1, 0).close(1).start(0);
+    Task a(r.rig.sim, r.plane), b(r.rig.sim, r.plane);
+    const Tick T = 1000 * kMicrosecond;
+    a.read(0, 0).start(T);
+    b.read(1, 0).start(T);
+    r.rig.sim.run();
+    ASSERT_EQ(a.done.size(), 1u);
+    ASSERT_EQ(b.done.size(), 1u);
+    EXPECT_EQ(a.done[0], T + us(18'276));
+    EXPECT_EQ(b.done[0], T + us(32'456));
+    EXPECT_EQ(r.plane.pool_in_use(), 0u);
+}
+
 TEST(CacheTier, MemoryAndDiskSpillsTheLeastRecentPartitionAndPromotesOnRead) {
     // 8 KiB of host DRAM: partitions 0 and 1 (one sblock each) fit; closing partition 2
     // evicts 0, which is spilled: Kryo 8.192 us, then written: 8.192 + 22.6 = 30.792 us.

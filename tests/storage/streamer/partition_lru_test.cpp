@@ -33,5 +33,17 @@ TEST(PartitionLru, APartitionLargerThanTheCacheDoesNotEnter) {
     EXPECT_EQ(lru.used(), 4u);
 }
 
+TEST(PartitionLru, EraseFreesItsBytes) {
+    PartitionLru lru(10);
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    lru.insert(1, 4, out);
+    lru.insert(2, 4, out);
+    EXPECT_TRUE(lru.erase(1));
+    EXPECT_FALSE(lru.erase(1));
+    EXPECT_EQ(lru.used(), 4u);
+    lru.insert(3, 6, out);  // fits beside 2: nothing evicted
+    EXPECT_TRUE(out.empty());
+}
+
 }  // namespace
 }  // namespace zng::storage::streamer
