@@ -82,6 +82,14 @@ class Figures(t.TempDirTest):
         self.assertIn("| 39 | GoFS: sequential read 5.5 GB/s | 5.5 GB/s | 5 | 0.909 |", report)
         self.assertIn("| 42 | GoFS: raw device random read 5.4 GB/s | 5.4 GB/s | 5.5 | 1.02 |", report)
         self.assertIn("| 49 | GoFS: Basic up to 7.8 GB/s with 4 SSDs | 7.8 GB/s | 4 | 0.513 |", report)
+        # seed 002's claims: total 1 - 0.7 / 1.0 = 0.3 (0.3 / 0.332 = 0.904); disk access
+        # 1 - 0.2 / 1.0 = 0.8 below D (0.972), 1 - 0.2 / 0.5 = 0.6 below USERIO (0.831)
+        self.assertIn("| 50 | SSDStreamer: total time 33% below memory-and-disk (192 GB cache) | 0.332 reduction | "
+                      "0.3 | 0.904 |", report)
+        self.assertIn("| 51 | SSDStreamer: disk access time 82% below disk-only | 0.823 reduction | 0.8 | 0.972 |",
+                      report)
+        self.assertIn("| 52 | SSDStreamer: disk access time 72% below user-space I/O without prefetch | "
+                      "0.722 reduction | 0.6 | 0.831 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

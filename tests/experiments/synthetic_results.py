@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes results.csv files shaped like the figure sweeps' (one per experiments/fig*.yaml,
-table*.yaml, cam_*.yaml and gofs_*.yaml)
+table*.yaml, cam_*.yaml, gofs_*.yaml and streamer_*.yaml)
 with made-up, known values, so the plot and report scripts can be checked against
 numbers computed by hand. Test data only: never mixed with measured results.
 
@@ -31,6 +31,8 @@ IO_GBPS = {"cam": 20.0, "bam": 19.0, "spdk": 18.0, "posix": 4.0, "gds": 0.8}
 # File I/O throughput (GB/s) of the gofs_* points by the plane their label starts with;
 # labels with "4ssd" four times that.
 FILE_IO_GBPS = {"gofs": 5.0, "bam": 5.5, "gds": 0.4, "basic": 1.0}
+# streamer_* points by caching model: (simulated time, summed disk access time), seconds.
+STREAMER = {"sst": (0.7, 0.2), "m+d": (1.0, 1.0), "d": (0.9, 1.0), "pref": (0.85, 0.8), "userio": (0.88, 0.5)}
 
 
 def expand(spec):
@@ -81,6 +83,9 @@ def row(cfg, wl, label, sets, index):
         r["sim_time_ps"] = 1e9
         r["io_bytes_read"] = FILE_IO_GBPS[plane] * (4 if "4ssd" in label else 1) * 1e9 * 1e-3
         r["io_bytes_written"] = 0.0
+    if cfg == "streamer" and label in STREAMER:
+        r["sim_time_ps"] = STREAMER[label][0] * 1e12
+        r["disk_access_ps"] = STREAMER[label][1] * 1e12
     for k, v in sets.items():
         r[f"set.{k}"] = v
     for i, a in enumerate(apps, start=1):
@@ -92,7 +97,8 @@ def row(cfg, wl, label, sets, index):
 def write(out_root, drop):
     for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "fig*.yaml")) + glob.glob(os.path.join(EXPERIMENTS, "table*.yaml"))
                        + glob.glob(os.path.join(EXPERIMENTS, "cam_*.yaml"))
-                       + glob.glob(os.path.join(EXPERIMENTS, "gofs_*.yaml"))):
+                       + glob.glob(os.path.join(EXPERIMENTS, "gofs_*.yaml"))
+                       + glob.glob(os.path.join(EXPERIMENTS, "streamer_*.yaml"))):
         name = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
             spec = yaml.safe_load(f)
