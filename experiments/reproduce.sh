@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces section V of the ZnG paper: runs every figure's sweep (experiments/fig*.yaml)
-# and seed 000's (CAM), seed 001's (GoFS) and seed 004's (HDF5 Cache VOL) sweeps
-# (experiments/cam_*.yaml, gofs_*.yaml, cachevol_*.yaml)
+# and seed 000's (CAM), seed 001's (GoFS), seed 002's (SSDStreamer) and seed 004's (HDF5
+# Cache VOL) sweeps (experiments/cam_*.yaml, gofs_*.yaml, streamer_*.yaml, cachevol_*.yaml)
 # on one shared point pool, plots each figure and writes the claims report.
 #
 # usage: experiments/reproduce.sh [--preset paper|small] [-j N] [--results DIR] [--rerun-stale]
@@ -37,7 +37,8 @@ fi
 
 start=$(date +%s)
 failed=()
-for spec in experiments/fig*.yaml experiments/table*.yaml experiments/cam_*.yaml experiments/gofs_*.yaml experiments/cachevol_*.yaml; do
+for spec in experiments/fig*.yaml experiments/table*.yaml experiments/cam_*.yaml experiments/gofs_*.yaml \
+            experiments/streamer_*.yaml experiments/cachevol_*.yaml; do
   name=$(basename "$spec" .yaml)
   echo "== sweep $name ($preset preset)"
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \

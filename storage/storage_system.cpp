@@ -11,7 +11,9 @@ const Param<Section> kPcie{"pcie", "", "the PCIe topology (storage/pcie)"};
 const Param<Section> kHostCpu{"host_cpu", "", "the host CPU cores (storage/host_cpu)"};
 const Param<Section> kGpuDma{"gpu_dma", "", "the GPU memory's DMA port (storage/gpu_dma)"};
 const Param<Section> kControlPlane{"control_plane", "",
-                                   "who issues GPU-issued I/O (type: bam | cam | spdk | posix | gds | gofs | basic | cache_vol; slot control_plane); "
+                                   "who issues GPU-issued I/O (type: bam | cam | spdk | posix | gds | gofs | basic | cache_vol | os_fault, or a caching tier: "
+                                   "streamer | user_io | libaio_prefetch | disk_only | memory_and_disk | memory_only; "
+                                   "slot control_plane); "
                                    "absent: the platform has no GPU-issued I/O"};
 }  // namespace
 

@@ -1,7 +1,7 @@
 // The storage path of one node, assembled from a `storage:` section: the SSD array
 // (`array:`), the PCIe topology (`pcie:`), the host CPU (`host_cpu:`) and the GPU's DMA
 // port (`gpu_dma:`), each with its own schema and defaults, and, when the section has
-// one, the control plane (`control_plane:`, type bam | cam | spdk | posix | gds) that drives
+// one, the control plane (`control_plane:`, type bam | cam | spdk | posix | gds | gofs | basic, or a caching tier) that drives
 // the array and the CPU for GPU-issued I/O; register_stats() adds what
 // the platform reports, read from the components' accessors when stats are written
 // (nothing on the hot path).

@@ -33,10 +33,30 @@ const auto kPages =
     Param<UInt32>("prefetch_pages", "16",
                   "pages read on a prefetching miss, the demand page and those after it (FlashGPU: one super page, 16)")
         .range(1, 1 << 16);
+// Seed 002 (SSDStreamer) as a policy for this buffer: "Stream buffers are well suited for
+// coarse-grained caching patterns"; "A stream buffer is a circular FIFO queue, which is
+// sized to house multiple sblocks. The number of sblocks contained in a stream buffer is
+// equivalent to the prefetch depth."
+const auto kPolicy =
+    Param<Choice>("prefetch_policy", "burst",
+                  "burst: a prefetching miss reads prefetch_pages at once (FlashGPU); stream_buffer: each warp's "
+                  "sequential stream keeps prefetch_stream_depth sblocks of prefetch_sblock_pages ahead of its "
+                  "reads, sblock i + 1 read only after sblock i has arrived (seed 002's chained stream buffer)")
+        .choices({"burst", "stream_buffer"});
+const auto kSblockPages =
+    Param<UInt32>("prefetch_sblock_pages", "16",
+                  "pages of one sblock of the stream_buffer policy (assumption: one super page)")
+        .range(1, 1 << 16);
+const auto kStreamDepth =
+    Param<UInt32>("prefetch_stream_depth", "2",
+                  "sblocks a warp's stream buffer holds under the stream_buffer policy (seed 002: SST's 0.76 GB "
+                  "of buffers are twice USERIO's one-sblock 0.38 GB)")
+        .range(1, 1 << 10);
 }  // namespace
 
 std::vector<ParamSpec> ReadPrefetchSettings::params() {
-    return {kEnabled, kTrackerEntries, kRegionPages, kConfidenceMax, kConfidenceThreshold, kPages};
+    return {kEnabled, kTrackerEntries, kRegionPages, kConfidenceMax, kConfidenceThreshold, kPages,
+            kPolicy,  kSblockPages,    kStreamDepth};
 }
 
 ReadPrefetchSettings ReadPrefetchSettings::read(const Params& p) {
@@ -47,6 +67,9 @@ ReadPrefetchSettings ReadPrefetchSettings::read(const Params& p) {
     s.confidence_max = p[kConfidenceMax];
     s.confidence_threshold = p[kConfidenceThreshold];
     s.pages = p[kPages];
+    s.stream_buffer = p[kPolicy] == "stream_buffer";
+    s.sblock_pages = p[kSblockPages];
+    s.stream_depth = p[kStreamDepth];
     if (s.confidence_threshold > s.confidence_max)
         p.fail(kConfidenceThreshold.key(), "is " + std::to_string(s.confidence_threshold) +
                                                     ", above prefetch_confidence_max (" +

@@ -61,6 +61,9 @@ struct ReadPrefetchSettings {
     uint32_t confidence_max = 7;       // 3-bit saturating counter
     uint32_t confidence_threshold = 4; // counter value from which reads prefetch ("> 3")
     uint32_t pages = 16;               // pages read on a prefetching miss, the demand page first
+    bool stream_buffer = false;        // policy: per-warp chained stream buffers instead of bursts
+    uint32_t sblock_pages = 16;        // stream_buffer: pages per sblock
+    uint32_t stream_depth = 2;         // stream_buffer: sblocks per warp's stream buffer
 
     // The schema keys (the defaults are FlashGPU's public configuration) and their reader.
     static std::vector<ParamSpec> params();

@@ -63,6 +63,8 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),
       deferred_depth_(s.cores + s.queue_depth), deferred_(deferred_depth_),
       prefetch_enabled_(s.prefetch.enabled), prefetch_pages_(s.prefetch.pages), tracker_(s.prefetch),
+      stream_policy_(s.prefetch.stream_buffer), sblock_pages_(s.prefetch.sblock_pages),
+      stream_depth_(s.prefetch.stream_depth),
       complete_(sim, [this](Io& io) {
           --in_flight_;
           done_(io);
@@ -79,7 +81,9 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       prefetch_reads_(stats.counter("prefetch_reads", "pages sensed by prefetches (part of flash_reads)", "pages")),
       prefetched_used_(stats.counter("prefetched_pages_used",
                                      "prefetched pages a later read asked for (in the buffer or still filling)",
-                                     "pages")) {
+                                     "pages")),
+      stream_sblocks_(stats.counter("stream_sblocks", "sblocks the stream_buffer prefetch policy read ahead",
+                                    "sblocks")) {
     cores_.set_on_room([this] {
         if (on_room_) on_room_();
     });
@@ -159,7 +163,59 @@ void FirmwareSsd::after_firmware(Io& io) {
     // The tracker learns from every read once, before the buffer is looked up, so hits
     // train it too (FlashGPU's cache layer updates it ahead of its lookup).
     const bool prefetch = prefetch_enabled_ && !io.write && tracker_.observe(io.pc, io.warp, io.addr / page_size_);
-    serve(io, prefetch);
+    if (!stream_policy_) return serve(io, prefetch);
+    serve(io, false);
+    if (prefetch) stream_advance(io.warp, io.addr / page_size_);
+}
+
+void FirmwareSsd::stream_advance(uint32_t warp, uint64_t lpn) {
+    const auto [it, fresh] = stream_of_warp_.try_emplace(warp, static_cast<uint32_t>(streams_.size()));
+    if (fresh) streams_.emplace_back();
+    Stream& st = streams_[it->second];
+    if (fresh || lpn < st.start || lpn >= st.next) {
+        st.start = lpn;
+        st.next = lpn + 1;
+        st.fifo.clear();  // sblocks still filling stay in the buffer, no longer the stream's
+    } else {
+        // Seed 002: "the stream manager returns the oldest sblock from the corresponding
+        // stream buffer and frees the space this sblock was occupying. In a steady state
+        // this initiates another disk read for the next sblock".
+        while (!st.fifo.empty() && st.fifo.front().first + sblock_pages_ <= lpn) st.fifo.pop_front();
+    }
+    stream_fill(it->second);
+}
+
+void FirmwareSsd::stream_fill(uint32_t stream) {
+    Stream& st = streams_[stream];
+    // Seed 002: "Once it finishes reading the sblock, it reads the LBA and effective size
+    // for the next sblock ... and initiates disk access. This process is continued as long
+    // as there is free space in the stream buffer."
+    while (st.fifo.size() < stream_depth_ && (st.fifo.empty() || st.fifo.back().outstanding == 0) &&
+           st.next < ftl_.logical_pages()) {
+        Sblock b{st.next, 0, ++next_sblock_id_};
+        ++stream_sblocks_;
+        for (uint64_t p = st.next; p < st.next + sblock_pages_ && p < ftl_.logical_pages(); ++p) {
+            if (buffer_.find(p) != LruPageCache::kNone) continue;
+            const uint32_t slot = take_slot(p);
+            if (slot == LruPageCache::kNone) break;  // every slot is being filled
+            prefetched_[slot] = 1;
+            slot_sblock_[slot] = b.id;
+            slot_stream_[slot] = stream;
+            ++prefetch_reads_;
+            ++b.outstanding;
+            fill(slot, p);
+        }
+        st.next += sblock_pages_;
+        st.fifo.push_back(b);
+    }
+}
+
+void FirmwareSsd::stream_page_filled(uint32_t stream, uint32_t sblock) {
+    for (Sblock& b : streams_[stream].fifo)
+        if (b.id == sblock) {
+            if (--b.outstanding == 0) stream_fill(stream);
+            return;
+        }
 }
 
 void FirmwareSsd::defer(const Deferred& d) {
@@ -223,8 +279,11 @@ uint32_t FirmwareSsd::take_slot(uint64_t lpn) {
         waiters_head_.resize(s + 1u, kNil);
         filling_.resize(s + 1u, 0);
         prefetched_.resize(s + 1u, 0);
+        slot_sblock_.resize(s + 1u, 0);
+        slot_stream_.resize(s + 1u, 0);
     }
     prefetched_[s] = 0;
+    slot_sblock_[s] = 0;
     return s;
 }
 
@@ -291,6 +350,9 @@ void FirmwareSsd::add_waiter(uint32_t slot, const Io& io) {
 }
 
 void FirmwareSsd::filled(uint32_t slot) {
+    // The stream sblock this page belongs to, read before the slot can be reused below.
+    const uint32_t sblock = slot_sblock_[slot], stream = slot_stream_[slot];
+    slot_sblock_[slot] = 0;
     filling_[slot] = 0;
     buffer_.set_lines(slot, ~uint64_t{0});
     buffer_.unpin(slot);
@@ -310,6 +372,7 @@ void FirmwareSsd::filled(uint32_t slot) {
         Deferred d = deferred_.take_front();
         serve(d.io, d.prefetch);
     }
+    if (sblock != 0) stream_page_filled(stream, sblock);
     if (on_room_) on_room_();
 }
 

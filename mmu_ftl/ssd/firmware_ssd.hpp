@@ -18,9 +18,18 @@
 // also brings the pages after it into the buffer, one flash read per page at the
 // page's FTL location, skipping pages already buffered. A later read of such a page
 // is a buffer hit.
+//
+// Read prefetch policy stream_buffer (seed 002's SSDStreamer, a policy for this buffer):
+// a read the tracker marks sequential belongs to its warp's stream; outside the stream's
+// window it starts one after its page. Each stream keeps a FIFO of stream_depth sblocks
+// of sblock_pages pages read ahead into the buffer; sblock i + 1 is read only after all of
+// sblock i has arrived (the seed's sblock chaining), and a read that has moved into a
+// later sblock frees the ones before it, which reads the next.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <unordered_map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,6 +123,19 @@ private:
     void run_ops();  // performs the FTL's pending GC / declare operations in order
     flash::FlashAddress address(const PageFtl::Location& l) const;
     void complete_at(const Io& io, Tick t);
+    // The stream_buffer policy.
+    struct Sblock {
+        uint64_t first;        // its first page
+        uint32_t outstanding;  // pages still being filled
+        uint32_t id;
+    };
+    struct Stream {
+        uint64_t start = 0, next = 0;  // window: pages [start, next) are the stream's
+        std::deque<Sblock> fifo;
+    };
+    void stream_advance(uint32_t warp, uint64_t lpn);
+    void stream_fill(uint32_t stream);
+    void stream_page_filled(uint32_t stream, uint32_t sblock);
 
     Simulator& sim_;
     flash::FlashOpExecutor& flash_;
@@ -133,6 +155,13 @@ private:
     bool prefetch_enabled_;
     uint32_t prefetch_pages_;
     AccessPatternTracker tracker_;
+    bool stream_policy_;
+    uint32_t sblock_pages_, stream_depth_;
+    std::vector<Stream> streams_;
+    std::unordered_map<uint32_t, uint32_t> stream_of_warp_;
+    std::vector<uint32_t> slot_sblock_;  // per slot: the stream sblock it fills (0: none)
+    std::vector<uint32_t> slot_stream_;
+    uint32_t next_sblock_id_ = 0;
     std::vector<Waiter> waiter_pool_;
     uint32_t waiter_free_ = kNil;
     std::vector<PageFtl::Op> ops_;
@@ -152,6 +181,7 @@ private:
     Counter& prefetches_;
     Counter& prefetch_reads_;
     Counter& prefetched_used_;
+    Counter& stream_sblocks_;
 };
 
 }  // namespace zng::ftl

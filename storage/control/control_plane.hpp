@@ -5,6 +5,9 @@
 //   cam                  GPU threads write a batch of LBAs, a CPU pool issues SPDK commands
 //   spdk, posix, gds     the host issues the commands (SPDK, the kernel, cuFile)
 //   os_fault             no GPU-issued I/O: the host's page-fault handler (Hetero)
+//   gofs, basic          GoFS and seed 001's Basic (storage/gofs)
+//   cache_vol            HDF5 Cache VOL's node-local cache (storage/cache_vol)
+//   streamer, ...        caching tiers of host tasks' partitions (storage/streamer)
 // Each is the platform's StorageIoService (sim/mem/storage_io_service.hpp).
 //
 // What the planes share (this base): the mapping of a storage byte offset to the SSD
@@ -82,7 +85,7 @@ private:
 
 using ControlPlaneSlot = Slot<ControlPlane, const StoragePath&>;
 ControlPlaneSlot& control_plane_slot();
-// Registers bam, cam, spdk, posix, gds, os_fault and the GoFS planes.
+// Registers bam, cam, spdk, posix, gds, os_fault, gofs, basic, cache_vol and the caching tiers.
 void register_control_planes();
 
 }  // namespace zng::storage

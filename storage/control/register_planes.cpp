@@ -4,6 +4,7 @@
 #include "storage/control/os_fault_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
+#include "storage/streamer/cache_tier_plane.hpp"
 
 namespace zng::storage {
 
@@ -27,6 +28,10 @@ void register_control_planes() {
     control_plane_slot().add(cache_vol::CacheVolSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<cache_vol::CacheVolPlane>(path, cache_vol::CacheVolSettings::read(p));
     });
+    for (const std::string& name : streamer::CacheTierSettings::models())
+        control_plane_slot().add(streamer::CacheTierSettings::schema(name), [](const Params& p, const StoragePath& path) {
+            return std::make_unique<streamer::CacheTierPlane>(path, streamer::CacheTierSettings::read(p));
+        });
 }
 
 }  // namespace zng::storage

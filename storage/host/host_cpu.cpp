@@ -86,7 +86,7 @@ HostCpuSettings HostCpuSettings::read(const Params& p) {
     return s;
 }
 
-HostCpu::HostCpu(const HostCpuSettings& s) : cost_(s.command_cost()), poll_interval_(s.poll_interval) {
+HostCpu::HostCpu(const HostCpuSettings& s) : s_(s), cost_(s.command_cost()), poll_interval_(s.poll_interval) {
     if (s.cores == 0 || s.polling_threads >= s.cores)
         throw SimError("host CPU: " + std::to_string(s.cores) + " cores leave none to issue I/O beside " +
                        std::to_string(s.polling_threads) + " polling threads");
@@ -94,8 +94,23 @@ HostCpu::HostCpu(const HostCpuSettings& s) : cost_(s.command_cost()), poll_inter
 }
 
 Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands) {
+    return run_on(core, earliest, commands, s_.stack);
+}
+
+Tick HostCpu::command_cost(IoStack stack) const {
+    HostCpuSettings s = s_;
+    s.stack = stack;
+    return s.command_cost();
+}
+
+Tick HostCpu::run(Tick earliest, uint32_t commands, IoStack stack) {
+    const auto it = std::min_element(free_at_.begin(), free_at_.end());
+    return run_on(static_cast<uint32_t>(it - free_at_.begin()), earliest, commands, stack);
+}
+
+Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands, IoStack stack) {
     Tick& free = free_at_.at(core);
-    const Tick work = cost_ * commands;
+    const Tick work = command_cost(stack) * commands;
     free = std::max(free, earliest) + work;
     busy_ += work;
     commands_ += commands;

@@ -44,6 +44,11 @@ public:
     Tick run_on(uint32_t core, Tick earliest, uint32_t commands = 1);
     // The same on whichever issuing core is free first (lowest index on a tie).
     Tick run(Tick earliest, uint32_t commands = 1);
+    // The same with another stack's per-command cost than the configured one (a tier
+    // whose model fixes its stack: SSDStreamer's SPDK beside the kernel's baselines).
+    Tick run_on(uint32_t core, Tick earliest, uint32_t commands, IoStack stack);
+    Tick run(Tick earliest, uint32_t commands, IoStack stack);
+    Tick command_cost(IoStack stack) const;
     // A completion seen by a polling thread: the next pass of its loop after `at`
     // (passes at multiples of poll_interval, the loop started at time 0).
     Tick polled(Tick at) const;
@@ -53,6 +58,7 @@ public:
 
 private:
     std::vector<Tick> free_at_;
+    HostCpuSettings s_;
     Tick cost_;
     Tick poll_interval_;
     Tick busy_ = 0;

@@ -49,6 +49,8 @@ public:
     // Copies between host DRAM and GPU memory over the GPU's link.
     Tick host_to_gpu(Tick earliest, uint64_t bytes);
     Tick gpu_to_host(Tick earliest, uint64_t bytes);
+    // A copy within host DRAM (a memcpy: every byte read, then written).
+    Tick host_copy(Tick earliest, uint64_t bytes) { return host_write(host_read(earliest, bytes), bytes).last; }
 
     uint32_t ssds() const { return static_cast<uint32_t>(ssd_up_.size()); }
     GpuDataRoute route() const { return route_; }

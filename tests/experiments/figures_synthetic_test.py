@@ -90,6 +90,14 @@ class Figures(t.TempDirTest):
         self.assertIn("| 51 | Cache VOL: 4,319 MiB/s at compute/IO 1.14 | 4.32e+03 MiB/s | 4e+03 | 0.926 |", report)
         self.assertIn("| 53 | Cache VOL: epochs 2-4 at 1.5-2x the baseline (sequential) | 1.6 x | 2 | 1.25 |", report)
         self.assertIn("| 55 | Cache VOL: epoch 1 slower than the baseline (sequential) | 0.54 x | 0.5 | 0.926 |", report)
+        # seed 002's claims: total 1 - 0.7 / 1.0 = 0.3 (0.3 / 0.332 = 0.904); disk access
+        # 1 - 0.2 / 1.0 = 0.8 below D (0.972), 1 - 0.2 / 0.5 = 0.6 below USERIO (0.831)
+        self.assertIn("| 58 | SSDStreamer: total time 33% below memory-and-disk (192 GB cache) | 0.332 reduction | "
+                      "0.3 | 0.904 |", report)
+        self.assertIn("| 59 | SSDStreamer: disk access time 82% below disk-only | 0.823 reduction | 0.8 | 0.972 |",
+                      report)
+        self.assertIn("| 60 | SSDStreamer: disk access time 72% below user-space I/O without prefetch | "
+                      "0.722 reduction | 0.6 | 0.831 |", report)
         self.assertIn("Reason: _(to be filled in", report)
         # a reason given for a claim is printed in its slot; a reason for no claim is refused
         reasons = os.path.join(self.tmp, "reasons.yaml")

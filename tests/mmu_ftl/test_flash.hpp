@@ -47,6 +47,7 @@ public:
                 dur = t_read_;
                 ++reads;
                 read_at.push_back(op.addr);
+                read_times.push_back(sim_.now());
                 break;
             case flash::FlashOp::Program: dur = t_prog_; states_.program(op.addr); ++programs; break;
             case flash::FlashOp::Erase:
@@ -99,6 +100,7 @@ public:
     uint64_t reads = 0, programs = 0, erases = 0, set_erased_calls = 0, moves = 0, log_writes = 0,
              parked_writes = 0, lpmt_checks = 0;
     std::vector<flash::FlashAddress> read_at;  // exact address of every FlashOp::Read
+    std::vector<Tick> read_times;              // and when it was submitted
     const flash::BlockStateTable& states() const { return states_; }
 
 private:

@@ -50,6 +50,17 @@ TEST(HostCpu, DefaultSpdkThreadDrivesTwoP5510sFullyAndFourAtThreeQuarters) {
     EXPECT_EQ(c.issuing_cores(), 51u);  // 52 cores, one polling thread
 }
 
+TEST(HostCpu, ACallerMayChargeAnotherStacksCost) {
+    // Configured SPDK (476 ns); a caching tier charging the kernel's synchronous stack
+    // pays posix's 6 us per command on the same cores: 2 commands on core 0 from 1 us
+    // end at 13 us, then one SPDK command there at 13.476 us.
+    HostCpu c(cpu(2, 1, IoStack::Spdk));
+    EXPECT_EQ(c.command_cost(IoStack::Posix), 6 * kMicrosecond);
+    EXPECT_EQ(c.run_on(0, 1 * kMicrosecond, 2, IoStack::Posix), 13 * kMicrosecond);
+    EXPECT_EQ(c.run_on(0, 0, 1), 13'476 * kNanosecond);
+    EXPECT_EQ(c.busy_time(), 12'476 * kNanosecond);
+}
+
 TEST(HostCpu, APollingThreadSeesACompletionAtItsNextPass) {
     HostCpu c(cpu(2, 1, IoStack::Spdk));
     EXPECT_EQ(c.polled(0), 0u);

@@ -1,5 +1,6 @@
 #include "traces/workloads/storage/io_bench.hpp"
 #include "traces/workloads/cache_vol/cache_vol_workloads.hpp"
+#include "traces/workloads/streamer/streamer_ml.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 #include <unistd.h>
@@ -177,6 +178,7 @@ const WorkloadRegistry& builtin_workloads() {
         register_dense_workloads(r);
         register_storage_workloads(r);
         register_cache_vol_workloads(r);
+        register_streamer_workloads(r);
         return r;
     }();
     return registry;

@@ -86,8 +86,11 @@ TEST(AccessPatternTracker, WarpHistoryDecidesWhenThePcsStreamIsMixed) {
 class ReadPrefetchSsd : public ::testing::Test {
 protected:
     static flash::FlashGeometry geometry() { return small_ssd_geometry(4); }
-    void build(bool prefetch) {
+    void build(bool prefetch, bool stream_buffer = false) {
         FirmwareSsdSettings s;
+        s.prefetch.stream_buffer = stream_buffer;
+        s.prefetch.sblock_pages = 4;
+        s.prefetch.stream_depth = 2;
         s.cores = 1;
         s.firmware_latency = 100 * kNanosecond;
         s.queue_depth = 16;
@@ -220,6 +223,31 @@ TEST_F(ReadPrefetchSsd, DisabledPrefetchReadsDemandPagesOnly) {
     for (uint64_t p = 0; p < 10; ++p) read(p, 0x40, 0);
     EXPECT_EQ(flash.reads, 10u);
     EXPECT_EQ(stat("prefetch_reads"), 0u);
+}
+
+TEST_F(ReadPrefetchSsd, StreamBufferReadsSblockIPlusOneOnlyAfterSblockIArrived) {
+    // Policy stream_buffer, sblocks of 4 pages, depth 2. Pages 0..3: demand senses only.
+    // Page 4 (counter 4) misses and starts warp 0's stream after it: sblock A = pages
+    // 5..8 is sensed with page 4 at t0 + 100 ns (firmware), all on different planes, done
+    // at t0 + 3.1 us; the DRAM bus takes page 4 (to 6.35 us, 50 ns latency included),
+    // then 5, 6, 7, 8 (8 in at 19.15 us). Only then is sblock B = 9..12 read: sensed at
+    // t0 + 19.15 us. Page 4's 128 B read-out was reserved at 6.35 us behind A's fills:
+    // 19.1 + 0.1 + 0.05 = 19.25 us. B fills the depth of 2: no sblock C.
+    build(true, true);
+    for (uint64_t p = 0; p < 4; ++p) read(p, 0x40, 0);
+    const Tick t0 = sim.now();
+    EXPECT_EQ(read(4, 0x40, 0), 19250 * kNanosecond);
+    ASSERT_EQ(flash.reads, 4u + 1u + 4u + 4u);
+    EXPECT_EQ(flash.read_times[4], t0 + 100 * kNanosecond);  // page 4
+    EXPECT_EQ(flash.read_times[8], t0 + 100 * kNanosecond);  // A's last page
+    EXPECT_EQ(flash.read_times[9], t0 + 19150 * kNanosecond);  // B's first: after A arrived
+    EXPECT_EQ(flash.read_times[12], t0 + 19150 * kNanosecond);
+    EXPECT_EQ(stat("stream_sblocks"), 2u);
+    // A read in B frees A, which reads C = 13..16 (B has arrived); page 9 itself hits.
+    EXPECT_EQ(read(9, 0x40, 0), kHitLatency);
+    EXPECT_EQ(flash.reads, 17u);
+    EXPECT_EQ(stat("stream_sblocks"), 3u);
+    EXPECT_EQ(stat("prefetched_pages_used"), 1u);
 }
 
 TEST(ReadPrefetchConfig, ThresholdAboveTheCounterRangeIsAConfigError) {
