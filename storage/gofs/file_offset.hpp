@@ -23,8 +23,9 @@ namespace zng::storage::gofs {
 // creation of a directory's new files) on files [first, first + count) of one directory
 // is one request whose storage offset has bit 63 set, the first file in bits 40..62,
 // the count in bits 2..39 and the call in bits 0..1. Its bytes: batch_read/batch_write
-// move every file whole, one after another from `dest`, so bytes = count x the file
-// size; batch_open and create move no data (bytes are ignored).
+// move the first bytes / count bytes of every file (the whole file when that is its
+// size: "Batch read fetches the entire file"), one file after another from `dest`;
+// batch_open and create move no data (bytes are ignored).
 enum class BatchCall : uint8_t { Open = 0, Data = 1, Create = 2 };
 inline constexpr uint64_t kBatchBit = uint64_t{1} << 63;
 inline constexpr uint64_t kMaxBatchFirst = (uint64_t{1} << 23) - 1;

@@ -129,9 +129,12 @@ void GofsPlane::check_request(const StorageIo& io) const {
             throw SimError("GoFS batched call on files " + std::to_string(first) + " to " +
                            std::to_string(first + count) + " is not within one directory of the " +
                            std::to_string(ns_.files()) + " files");
-        if (batch_call(io.offset) == BatchCall::Data && io.bytes != count * ns_.file_bytes())
+        const uint64_t per_file = io.bytes / count;
+        if (batch_call(io.offset) == BatchCall::Data &&
+            (io.bytes % count || per_file == 0 || per_file % kBlockBytes || per_file > ns_.file_bytes()))
             throw SimError("GoFS batch_read/batch_write of " + std::to_string(count) + " files moves " +
-                           std::to_string(count * ns_.file_bytes()) + " B, not " + std::to_string(io.bytes));
+                           std::to_string(io.bytes) + " B, not whole 4 KiB blocks of at most " +
+                           std::to_string(ns_.file_bytes()) + " B per file");
         if (batch_call(io.offset) != BatchCall::Open && batch_call(io.offset) != BatchCall::Data &&
             batch_call(io.offset) != BatchCall::Create)
             throw SimError("GoFS batched call " + std::to_string(io.offset & 3) + " is not open, data or create");
@@ -234,7 +237,7 @@ void GofsPlane::batch_locked(uint32_t slot) {
         ns_.batch_inodes(p.file, p.count, p.meta);
         end_wave();
         if (p.call == BatchCall::Data) {
-            const uint64_t blocks = ns_.file_blocks();
+            const uint64_t blocks = p.io.bytes / p.count / kBlockBytes;
             const uint32_t depth = node_path(blocks - 1).depth;
             for (uint32_t level = 1; level < depth; ++level) {
                 for (uint64_t f = p.file; f < p.file + p.count; ++f)
@@ -287,9 +290,10 @@ void GofsPlane::data(uint32_t slot) {
         data_of(slot, p.sm, p.file, p.first_block, p.blocks, p.io.dest);
     } else if (p.call == BatchCall::Data) {
         // File i of the batch is written by a thread block on SM sm + i (its allocator).
+        const uint64_t per_file = p.io.bytes / p.count;
         for (uint64_t i = 0; i < p.count; ++i)
-            data_of(slot, static_cast<uint32_t>((p.sm + i) % s_.sms), p.file + i, 0, ns_.file_blocks(),
-                    p.io.dest + i * ns_.file_bytes());
+            data_of(slot, static_cast<uint32_t>((p.sm + i) % s_.sms), p.file + i, 0, per_file / kBlockBytes,
+                    p.io.dest + i * per_file);
     }
 }
 

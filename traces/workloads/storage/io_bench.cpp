@@ -9,6 +9,7 @@
 #include "traces/workloads/storage/storage_workload.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
+#include "traces/workloads/storage/preprocess.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -97,6 +98,7 @@ void register_storage_workloads(WorkloadRegistry& registry) {
                   0, 1, {kRequestSize, kRequests, kThreads, kCtas, kRandom, kWrite, kSpanMib, kScatter}},
                  generate_io_bench);
     register_file_bench(registry);
+    register_preprocess(registry);
 }
 
 }  // namespace zng::workloads
