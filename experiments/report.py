@@ -253,6 +253,41 @@ def file_io_GBps(label):
 
 GOFS_FIG10_HOW = "bytes / simulated time, io_bench 262,144 x 4 KiB over one 8 GiB file, one 990 Pro"
 
+
+def cores_throughput(plane, op):
+    """{cores: GB/s} of the gofs_fig11 points labelled <plane>-seq-<op>-<n>core."""
+    def tp(df):
+        out = {}
+        for _, r in df.iterrows():
+            label = str(r["label"])
+            prefix = f"{plane}-seq-{op}-"
+            if label.startswith(prefix) and label.endswith("core"):
+                out[int(label[len(prefix):-len("core")])] = \
+                    (r["io_bytes_read"] + r["io_bytes_written"]) / (r["sim_time_ps"] * 1e-12) / 1e9
+        if not out:
+            raise Missing(f"no {plane}-seq-{op}-<n>core point")
+        return out
+    return tp
+
+
+def cores_for_best(plane, op):
+    """Fewest host cores at which `plane` reaches 95% of its best throughput (gofs_fig11)."""
+    def f(df):
+        tp = cores_throughput(plane, op)(df)
+        best = max(tp.values())
+        return min(n for n, v in tp.items() if v >= 0.95 * best)
+    return f
+
+
+def cores_spread(plane, op):
+    """`plane`'s lowest over its highest throughput across the core counts (gofs_fig11)."""
+    def f(df):
+        tp = cores_throughput(plane, op)(df)
+        return min(tp.values()) / max(tp.values())
+    return f
+
+
+GOFS_FIG11_HOW = "io_bench 262,144 sequential 4 KiB requests over one 8 GiB file, one 990 Pro, 1-16 host cores"
 GOFS_TABLE2_HOW = ("Basic's (Host-Only's file work, GPU transform) over GoFS's simulated time, preprocess: 96 "
                    "directories of 256 x 128 KiB files into 12 KiB outputs")
 
@@ -382,6 +417,19 @@ CLAIMS = [
      label_time_ratio("basic-2ssd", "gofs-2ssd"), GOFS_TABLE2_HOW, ["sim_time_ps"]),
     ("GoFS: preprocessing 3.16x Host-Only on 4 SSDs", gofs_paper.PREPROCESS_4SSD, "gofs_table2",
      label_time_ratio("basic-4ssd", "gofs-4ssd"), GOFS_TABLE2_HOW, ["sim_time_ps"]),
+    # Seed 001, Fig. 11: throughput against the host cores given to the I/O.
+    ("GoFS: Basic needs 8-16 cores for its best sequential read", gofs_paper.BASELINE_CORES_FOR_BEST, "gofs_fig11",
+     cores_for_best("basic", "read"), "fewest cores reaching 95% of Basic's best; " + GOFS_FIG11_HOW,
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: cuFile needs 8-16 cores for its best sequential read", gofs_paper.BASELINE_CORES_FOR_BEST, "gofs_fig11",
+     cores_for_best("gds", "read"), "fewest cores reaching 95% of cuFile's best; " + GOFS_FIG11_HOW,
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: GoFS sequential read independent of host cores", gofs_paper.GOFS_CORE_INDEPENDENT, "gofs_fig11",
+     cores_spread("gofs", "read"), "GoFS's lowest over highest throughput across 1-16 cores; " + GOFS_FIG11_HOW,
+     ["io_bytes_read", "io_bytes_written"]),
+    ("GoFS: GoFS sequential write independent of host cores", gofs_paper.GOFS_CORE_INDEPENDENT, "gofs_fig11",
+     cores_spread("gofs", "write"), "GoFS's lowest over highest throughput across 1-16 cores; " + GOFS_FIG11_HOW,
+     ["io_bytes_read", "io_bytes_written"]),
 ]
 
 
