@@ -1,7 +1,9 @@
 #include "storage/control/bam_plane.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
+#include "storage/gofs/geminifs_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
+#include "storage/gofs/gpufs_plane.hpp"
 
 namespace zng::storage {
 
@@ -18,6 +20,12 @@ void register_control_planes() {
     });
     control_plane_slot().add(gofs::BasicSettings::schema(), [](const Params& p, const StoragePath& path) {
         return std::make_unique<gofs::BasicPlane>(path, gofs::BasicSettings::read(p));
+    });
+    control_plane_slot().add(gofs::GpufsSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::GpufsPlane>(path, gofs::GpufsSettings::read(p));
+    });
+    control_plane_slot().add(gofs::GeminifsSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::GeminifsPlane>(path, gofs::GeminifsSettings::read(p));
     });
 }
 
