@@ -5,6 +5,7 @@
 #include <string>
 
 #include "traces/workloads/kernel_emitter.hpp"
+#include "traces/workloads/storage/batch_calls.hpp"
 #include "traces/workloads/storage/storage_workload.hpp"
 
 namespace zng::workloads {
@@ -28,16 +29,6 @@ constexpr uint32_t kThreads = 256;
 constexpr uint32_t kWarps = kThreads / trace::kWarpSize;
 constexpr uint64_t kOpenPc = 0x100, kReadPc = 0x104, kCreatePc = 0x108, kWritePc = 0x10c, kWaitPc = 0x110;
 constexpr uint64_t kLoadPc = 0x120, kBarrierPc = 0x130;
-constexpr uint32_t kCallCompute = 4;  // the call's arguments
-
-// GoFS's naming of a batched call (storage/gofs/file_offset.hpp): bit 63, the first file
-// in bits 40..62, the count in bits 2..39, the call in bits 0..1 (0 open, 1 read/write,
-// 2 create).
-constexpr uint64_t batch_offset(uint64_t call, uint64_t first, uint64_t count) {
-    return uint64_t{1} << 63 | first << 40 | count << 2 | call;
-}
-constexpr uint64_t kOpen = 0, kData = 1, kCreate = 2;
-
 struct Job {
     uint64_t dirs = 0, per_dir = 0, in_bytes = 0, out_bytes = 0, ops_per_kib = 0, ctas = 0;
     uint64_t in_buffer[2] = {0, 0};  // per CTA: dirs' input, double-buffered
@@ -45,17 +36,12 @@ struct Job {
     uint64_t dir_in() const { return per_dir * in_bytes; }
 };
 
-// The leading thread's one call; tag 0, 1: the input buffer halves; 2: open/create/write.
-void call(WarpEmitter& we, uint64_t pc, bool write, uint64_t offset, uint64_t bytes, uint32_t tag, uint64_t dest) {
-    we.compute(kCallCompute);
-    we.io_submit_strided(pc, 1u, write, static_cast<uint32_t>(bytes), tag, offset, 0, dest, 0);
-}
-
+// The leading thread's calls; tags 0, 1: the input buffer halves; 2: open/create/write.
 void open_and_read(WarpEmitter& we, const Job& j, uint64_t dir, uint32_t cta, uint32_t half) {
-    call(we, kOpenPc, false, batch_offset(kOpen, dir * j.per_dir, j.per_dir), 4096, 2, 0);
+    batch_submit(we, kOpenPc, BatchCall::Open, false, dir * j.per_dir, j.per_dir, 0, 2, 0);
     we.io_wait(kWaitPc, 2);
-    call(we, kReadPc, false, batch_offset(kData, dir * j.per_dir, j.per_dir), j.dir_in(), half,
-         j.in_buffer[half] + uint64_t{cta} * j.dir_in());
+    batch_submit(we, kReadPc, BatchCall::Data, false, dir * j.per_dir, j.per_dir, j.dir_in(), half,
+                 j.in_buffer[half] + uint64_t{cta} * j.dir_in());
 }
 
 void generate_preprocess(WorkloadContext& ctx) {
@@ -111,10 +97,10 @@ void generate_preprocess(WorkloadContext& ctx) {
                 we.barrier(kBarrierPc);
                 if (wi == 0) {
                     const uint64_t out_first = (j.dirs + d) * j.per_dir;
-                    call(we, kCreatePc, true, batch_offset(kCreate, out_first, j.per_dir), 4096, 2, 0);
+                    batch_submit(we, kCreatePc, BatchCall::Create, true, out_first, j.per_dir, 0, 2, 0);
                     we.io_wait(kWaitPc, 2);
-                    call(we, kWritePc, true, batch_offset(kData, out_first, j.per_dir), j.per_dir * j.out_bytes, 2,
-                         j.out_buffer + c * j.per_dir * j.out_bytes);
+                    batch_submit(we, kWritePc, BatchCall::Data, true, out_first, j.per_dir, j.per_dir * j.out_bytes,
+                                 2, j.out_buffer + c * j.per_dir * j.out_bytes);
                     we.io_wait(kWaitPc, 2);
                 }
             }
