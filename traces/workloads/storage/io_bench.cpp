@@ -5,6 +5,7 @@
 
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/storage/file_bench.hpp"
+#include "traces/workloads/storage/file_query.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
 #include "traces/workloads/storage/storage_workload.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
@@ -99,6 +100,7 @@ void register_storage_workloads(WorkloadRegistry& registry) {
                  generate_io_bench);
     register_file_bench(registry);
     register_preprocess(registry);
+    register_file_query(registry);
 }
 
 }  // namespace zng::workloads
