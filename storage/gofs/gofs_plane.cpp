@@ -195,7 +195,7 @@ void GofsPlane::start(uint32_t slot) {
     Pending& p = slots_[slot];
     if (p.batch) {
         batch_locked(slot);  // a batch's threads work on disjoint files: no range lock
-    } else if (locks_[p.file].acquire(slot, p.first_block * kBlockBytes, p.blocks * kBlockBytes)) {
+    } else if (locks_[p.file].acquire(slot, p.first_block * kBlockBytes, p.blocks * kBlockBytes, !p.io.write)) {
         locked(slot);
     } else {
         ++lock_waits_;

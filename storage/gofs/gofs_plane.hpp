@@ -7,8 +7,9 @@
 // A request, as GoFS serves one read/write call:
 //  1. the I/O kernel is launched (seed 001: "The kernel launch overhead in GoFS is
 //     9.2 us on average");
-//  2. it takes the file's range lock over its bytes (range_lock.hpp), waiting behind
-//     earlier overlapping requests;
+//  2. it takes the file's range lock over its bytes (range_lock.hpp; shared for a
+//     read), waiting behind earlier overlapping writes (a write: behind any earlier
+//     overlapping request);
 //  3. metadata stage: the first call on a file opens it (path lookup), and the node
 //     blocks holding its data pointers are walked; every block the metadata cache
 //     lacks is one 4 KB read from the node area, one after another
