@@ -5,6 +5,7 @@
 
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/storage/file_bench.hpp"
+#include "traces/workloads/storage/file_graph.hpp"
 #include "traces/workloads/storage/file_query.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
 #include "traces/workloads/storage/storage_workload.hpp"
@@ -101,6 +102,7 @@ void register_storage_workloads(WorkloadRegistry& registry) {
     register_file_bench(registry);
     register_preprocess(registry);
     register_file_query(registry);
+    register_file_graph(registry);
 }
 
 }  // namespace zng::workloads
