@@ -3,8 +3,10 @@
 #include "storage/control/cpu_managed_plane.hpp"
 #include "storage/control/os_fault_plane.hpp"
 #include "storage/gofs/basic_plane.hpp"
+#include "storage/gofs/geminifs_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 #include "storage/streamer/cache_tier_plane.hpp"
+#include "storage/gofs/gpufs_plane.hpp"
 
 namespace zng::storage {
 
@@ -32,6 +34,12 @@ void register_control_planes() {
         control_plane_slot().add(streamer::CacheTierSettings::schema(name), [](const Params& p, const StoragePath& path) {
             return std::make_unique<streamer::CacheTierPlane>(path, streamer::CacheTierSettings::read(p));
         });
+    control_plane_slot().add(gofs::GpufsSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::GpufsPlane>(path, gofs::GpufsSettings::read(p));
+    });
+    control_plane_slot().add(gofs::GeminifsSettings::schema(), [](const Params& p, const StoragePath& path) {
+        return std::make_unique<gofs::GeminifsPlane>(path, gofs::GeminifsSettings::read(p));
+    });
 }
 
 }  // namespace zng::storage

@@ -42,27 +42,93 @@ BasicPlane::BasicPlane(const StoragePath& path, const BasicSettings& s)
     : ControlPlane(path, s.host.max_in_flight),
       s_(s),
       host_(path, s.host),
-      locked_(path.sim, [this](Entry& e) { enter(e); }, "basic-inode-lock") {}
+      locked_(path.sim, [this](Entry& e) { enter(e); }, "basic-inode-lock"),
+      metadata_done_(path.sim, [this](uint32_t& c) { call_done(c); }, "basic-open-create") {
+    if (s.host.threads == 0) throw SimError("the basic plane needs a fixed number of host threads (threads > 0)");
+}
 
-StorageIo BasicPlane::tagged(const StorageIo& io, StorageIoClient& client) {
+StorageIo BasicPlane::tagged(const StorageIo& io, StorageIoClient& client, uint32_t call) {
     uint32_t slot;
     if (!free_slots_.empty()) {
         slot = free_slots_.back();
         free_slots_.pop_back();
-        issuers_[slot] = {&client, io.token};
+        issuers_[slot] = {&client, io.token, call};
     } else {
         slot = static_cast<uint32_t>(issuers_.size());
-        issuers_.emplace_back(&client, io.token);
+        issuers_.push_back({&client, io.token, call});
     }
     StorageIo t = io;
     t.token = slot;
     return t;
 }
 
+uint32_t BasicPlane::new_call(StorageIoClient& client, uint64_t token, uint64_t left) {
+    uint32_t c;
+    if (!free_calls_.empty()) {
+        c = free_calls_.back();
+        free_calls_.pop_back();
+    } else {
+        c = static_cast<uint32_t>(calls_.size());
+        calls_.emplace_back();
+    }
+    calls_[c] = {&client, token, left};
+    return c;
+}
+
+void BasicPlane::call_done(uint32_t call) {
+    const Call c = calls_[call];
+    free_calls_.push_back(call);
+    c.client->io_done(c.token);
+}
+
+void BasicPlane::submit_batched(const StorageIo& io, const StorageIoBatch& batch, StorageIoClient& client) {
+    const uint64_t first = batch_first(io.offset), count = batch_count(io.offset);
+    if (count == 0) throw SimError("a batched call on no files");
+    const Tick now = p_.sim.now();
+    const BatchCall kind = batch_call(io.offset);
+    if (kind == BatchCall::Open || kind == BatchCall::Create) {
+        Tick end = now;
+        for (uint64_t i = 0; i < count; ++i) {
+            // Opens run on the threads side by side; creates one after another (the
+            // directory's inode lock).
+            const Tick t = p_.host.run_on(next_thread(), kind == BatchCall::Create ? end : now, 1);
+            end = std::max(end, t);
+        }
+        (kind == BatchCall::Create ? creates_ : opens_) += count;
+        metadata_done_.push(new_call(client, io.token, 0), end);
+        return;
+    }
+    if (io.bytes % count || (io.bytes / count) % p_.array.lba_bytes())
+        throw SimError("a batch_read/batch_write of " + std::to_string(count) + " files moves " +
+                       std::to_string(io.bytes) + " B, not whole logical blocks per file");
+    const uint64_t per_file = io.bytes / count;
+    const uint32_t call = new_call(client, io.token, count);
+    scratch_.clear();
+    for (uint64_t i = 0; i < count; ++i) {
+        StorageIo f = io;
+        f.offset = (first + i) * per_file;
+        f.bytes = static_cast<uint32_t>(per_file);
+        f.dest = io.dest + i * per_file;
+        scratch_.push_back(tagged(f, client, call));
+    }
+    StorageIoBatch b = batch;
+    b.ios = scratch_.data();
+    b.count = static_cast<uint32_t>(scratch_.size());
+    host_.submit(b, *this);
+}
+
 void BasicPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
     for (uint32_t i = 0; i < batch.count; ++i)
-        if (file_of(batch.ios[i].offset) != 0)
-            throw SimError("the basic plane serves file 0 only (storage offsets below 1 TiB)");
+        if (file_of(batch.ios[i].offset) != 0 && !is_batch(batch.ios[i].offset))
+            throw SimError("the basic plane serves file 0 only (storage offsets below 1 TiB) and batched calls");
+    if (batch.count > 0 && is_batch(batch.ios[0].offset)) {
+        for (uint32_t i = 0; i < batch.count; ++i) {
+            if (!is_batch(batch.ios[i].offset))
+                throw SimError("the basic plane takes batched calls and plain requests in separate io_submits");
+            submit_batched(batch.ios[i], batch, client);
+        }
+        return;
+    }
     const Tick now = p_.sim.now();
     if (batch.count > 0 && !batch.ios[0].write) {
         scratch_.clear();
@@ -88,15 +154,23 @@ void BasicPlane::enter(Entry& e) {
 }
 
 void BasicPlane::io_done(uint64_t token) {
-    const auto [client, original] = issuers_[token];
+    const Issuer is = issuers_[token];
     free_slots_.push_back(static_cast<uint32_t>(token));
-    client->io_done(original);
+    if (is.call == kNoCall) {
+        is.client->io_done(is.token);
+    } else if (--calls_[is.call].left == 0) {
+        call_done(is.call);
+    }
 }
 
 void BasicPlane::register_stats(StatGroup g) const {
     host_.register_stats(g);
     g.formula("lock_waits", "writes that waited for the inode lock", "requests",
               [this] { return double(lock_waits_); });
+    g.formula("opens", "files opened by batched calls, one system call each", "files",
+              [this] { return double(opens_); });
+    g.formula("creates", "files created by batched calls, one system call each under the directory's lock", "files",
+              [this] { return double(creates_); });
 }
 
 }  // namespace zng::storage::gofs

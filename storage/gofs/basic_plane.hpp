@@ -7,8 +7,20 @@
 // time, each holding the lock for `write_lock_hold` ("The write throughput of Basic is
 // only 1.1GB/s due to lock contentions among CPU threads"). Reads take no lock.
 //
-// Offsets are file 0's (file_offset.hpp): Basic serves the single-file benchmarks; the
-// host file system's block mapping is not modelled (file offset = device offset).
+// Plain requests are file 0's (file_offset.hpp): Basic serves the single-file
+// benchmarks; the host file system's block mapping is not modelled (file offset =
+// device offset).
+//
+// A batched call (file_offset.hpp) is what the host does for it file by file, the host
+// having no batched API: batch_open is one open per file, each a system call costing
+// a host thread the I/O stack's per-command cost (assumption: an open through the VFS
+// and F2FS costs the host what one pread's trip through the kernel does), the threads
+// taking the files in turn; creating the directory's files is one such call per file,
+// one after another, since each holds the directory's inode lock (Linux fs/namei.c,
+// open_last_lookups: "inode_lock(dir->d_inode)" for O_CREAT); batch_read/batch_write
+// is one pread/pwrite per file through the host plane, file f's bytes at device offset
+// f x the per-file bytes (files to different inodes take no common lock). The call
+// completes when its last file's does.
 #pragma once
 #include <memory>
 #include <vector>
@@ -34,8 +46,21 @@ public:
     uint64_t in_flight() const override { return host_.in_flight(); }
     void register_stats(StatGroup g) const override;
     uint64_t lock_waits() const { return lock_waits_; }
+    uint64_t opens() const { return opens_; }
+    uint64_t creates() const { return creates_; }
 
 private:
+    static constexpr uint32_t kNoCall = ~0u;
+    struct Issuer {
+        StorageIoClient* client = nullptr;
+        uint64_t token = 0;
+        uint32_t call = kNoCall;  // the batched call a file's request belongs to
+    };
+    struct Call {
+        StorageIoClient* client = nullptr;
+        uint64_t token = 0;
+        uint64_t left = 0;  // files not yet done
+    };
     struct Entry {
         StorageIoBatch batch;  // one request
         StorageIo io;
@@ -44,15 +69,23 @@ private:
     void io_room() override {}
     void enter(Entry& e);
     // The request as handed to the host plane: its token names a slot holding the issuer.
-    StorageIo tagged(const StorageIo& io, StorageIoClient& client);
+    StorageIo tagged(const StorageIo& io, StorageIoClient& client, uint32_t call = kNoCall);
+    void submit_batched(const StorageIo& io, const StorageIoBatch& batch, StorageIoClient& client);
+    uint32_t new_call(StorageIoClient& client, uint64_t token, uint64_t left);
+    void call_done(uint32_t call);
+    uint32_t next_thread() { return static_cast<uint32_t>(next_thread_++ % s_.host.threads); }
 
     BasicSettings s_;
     CpuManagedPlane host_;
-    std::vector<std::pair<StorageIoClient*, uint64_t>> issuers_;  // per slot: client, its token
+    std::vector<Issuer> issuers_;  // per slot
     std::vector<uint32_t> free_slots_;
+    std::vector<Call> calls_;
+    std::vector<uint32_t> free_calls_;
+    uint64_t next_thread_ = 0, opens_ = 0, creates_ = 0;
     std::vector<StorageIo> scratch_;
     Tick lock_free_ = 0;  // the inode write lock's next free time
     TimedQueue<Entry> locked_;
+    TimedQueue<uint32_t> metadata_done_;  // batched opens and creates, at their end
     uint64_t lock_waits_ = 0;
 };
 

@@ -50,10 +50,28 @@ public:
     // Likewise for the node blocks holding the pointer of the file's data block `block`.
     uint32_t map_block(uint64_t file, uint64_t block, std::vector<uint64_t>& reads);
 
+    // The pieces of an open, for batched calls on files [first, first + count) of one
+    // directory (a bnode; seed 001 §3.3): the directory's own path (root dentry block,
+    // directory inode), then its dentry blocks holding those names, then the files'
+    // inode blocks. Each appends the uncached blocks and caches them; returns how many.
+    uint32_t open_directory(uint32_t dir, std::vector<uint64_t>& reads);
+    uint32_t batch_dentries(uint64_t first, uint64_t count, std::vector<uint64_t>& reads);
+    uint32_t batch_inodes(uint64_t first, uint64_t count, std::vector<uint64_t>& reads);
+    // The node of level `level` (0: the inode) on the path to data block `block`, if
+    // the path is that deep: appended when uncached.
+    uint32_t map_level(uint64_t file, uint64_t block, uint32_t level, std::vector<uint64_t>& reads);
+    // Creating files [first, first + count) of one directory in one batch: appends the
+    // blocks written (the directory's dentry blocks holding the new names, each new
+    // inode block, and the directory's inode once: "the parent inode for all files
+    // under a directory only needs to be updated once") and caches them.
+    uint32_t batch_create(uint64_t first, uint64_t count, std::vector<uint64_t>& writes);
+
     const MetadataCache& cache() const { return cache_; }
 
 private:
     uint32_t touch(uint64_t key, std::vector<uint64_t>& reads);
+    uint64_t place(uint64_t key) const;
+    uint64_t index_in_directory(uint64_t file) const { return file - uint64_t(directory_of(file)) * files_per_dir_; }
     uint64_t node_key(uint64_t ino, NodeRef n) const;
     uint64_t dentry_key(uint64_t dir_ino, uint64_t block) const;
 

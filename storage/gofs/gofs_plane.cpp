@@ -13,7 +13,7 @@ const auto kDirectories = Param<UInt32>("directories", "1", "directories of the 
 const auto kFiles =
     Param<UInt>("files", "1", "files of the generated namespace, spread evenly over the directories (file k is "
                               "named by storage offset k << 40)")
-        .range(1, 1u << 24);
+        .range(1, 1u << 23);
 const auto kFileSize = Param<Size>("file_size", "8GiB", "size of every file of the namespace").range(4096, 1ull << 40);
 const Param<Size> kNodeArea{"node_area", "1GiB",
                             "bytes at the start of the array holding dentry and node blocks (assumption: F2FS "
@@ -121,17 +121,39 @@ GofsPlane::GofsPlane(const StoragePath& path, const GofsSettings& s)
     log_.format(s.listing.files, ns_.file_blocks());
 }
 
+void GofsPlane::check_request(const StorageIo& io) const {
+    if (is_batch(io.offset)) {
+        const uint64_t first = batch_first(io.offset), count = batch_count(io.offset);
+        const bool inside = count > 0 && first + count <= ns_.files();
+        if (!inside || ns_.directory_of(first) != ns_.directory_of(first + count - 1))
+            throw SimError("GoFS batched call on files " + std::to_string(first) + " to " +
+                           std::to_string(first + count) + " is not within one directory of the " +
+                           std::to_string(ns_.files()) + " files");
+        const uint64_t per_file = io.bytes / count;
+        if (batch_call(io.offset) == BatchCall::Data &&
+            (io.bytes % count || per_file == 0 || per_file % kBlockBytes || per_file > ns_.file_bytes()))
+            throw SimError("GoFS batch_read/batch_write of " + std::to_string(count) + " files moves " +
+                           std::to_string(io.bytes) + " B, not whole 4 KiB blocks of at most " +
+                           std::to_string(ns_.file_bytes()) + " B per file");
+        if (batch_call(io.offset) != BatchCall::Open && batch_call(io.offset) != BatchCall::Data &&
+            batch_call(io.offset) != BatchCall::Create)
+            throw SimError("GoFS batched call " + std::to_string(io.offset & 3) + " is not open, data or create");
+        return;
+    }
+    const uint64_t file = file_of(io.offset), off = offset_in_file(io.offset);
+    if (file >= ns_.files() || off + io.bytes > ns_.file_bytes() || off % kBlockBytes || io.bytes % kBlockBytes ||
+        io.bytes == 0)
+        throw SimError("GoFS request of " + std::to_string(io.bytes) + " B at offset " + std::to_string(off) +
+                       " of file " + std::to_string(file) + " is not whole 4 KiB blocks inside one of the " +
+                       std::to_string(ns_.files()) + " files of " + std::to_string(ns_.file_bytes()) + " B");
+}
+
 void GofsPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
+    for (uint32_t i = 0; i < batch.count; ++i) check_request(batch.ios[i]);
     taken(batch.count);
     const Tick now = p_.sim.now();
     for (uint32_t i = 0; i < batch.count; ++i) {
         const StorageIo& io = batch.ios[i];
-        const uint64_t file = file_of(io.offset), off = offset_in_file(io.offset);
-        if (file >= ns_.files() || off + io.bytes > ns_.file_bytes() || off % kBlockBytes || io.bytes % kBlockBytes ||
-            io.bytes == 0)
-            throw SimError("GoFS request of " + std::to_string(io.bytes) + " B at offset " + std::to_string(off) +
-                           " of file " + std::to_string(file) + " is not whole 4 KiB blocks inside one of the " +
-                           std::to_string(ns_.files()) + " files of " + std::to_string(ns_.file_bytes()) + " B");
         uint32_t slot;
         if (!free_slots_.empty()) {
             slot = free_slots_.back();
@@ -144,21 +166,36 @@ void GofsPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
         p.io = io;
         p.client = &client;
         p.taken = now;
-        p.file = file;
-        p.first_block = off / kBlockBytes;
-        p.blocks = io.bytes / kBlockBytes;
+        p.batch = is_batch(io.offset);
+        if (p.batch) {
+            p.file = batch_first(io.offset);
+            p.count = batch_count(io.offset);
+            p.call = batch_call(io.offset);
+            p.first_block = 0;
+            p.blocks = 0;
+        } else {
+            p.file = file_of(io.offset);
+            p.count = 1;
+            p.call = BatchCall::Data;
+            p.first_block = offset_in_file(io.offset) / kBlockBytes;
+            p.blocks = io.bytes / kBlockBytes;
+        }
         p.sm = batch.sm;
-        p.meta_next = 0;
+        p.sent = 0;
+        p.wave = 0;
         p.outstanding = 0;
         p.in_data = false;
         p.meta.clear();
+        p.waves.clear();
         ready_.push(Ready{slot, true, {}}, now + s_.launch_overhead);
     }
 }
 
 void GofsPlane::start(uint32_t slot) {
     Pending& p = slots_[slot];
-    if (locks_[p.file].acquire(slot, p.first_block * kBlockBytes, p.blocks * kBlockBytes)) {
+    if (p.batch) {
+        batch_locked(slot);  // a batch's threads work on disjoint files: no range lock
+    } else if (locks_[p.file].acquire(slot, p.first_block * kBlockBytes, p.blocks * kBlockBytes, !p.io.write)) {
         locked(slot);
     } else {
         ++lock_waits_;
@@ -172,7 +209,45 @@ void GofsPlane::locked(uint32_t slot) {
         ns_.open(p.file, p.meta);
     }
     for (uint64_t b = p.first_block; b < p.first_block + p.blocks; ++b) ns_.map_block(p.file, b, p.meta);
+    // One thread walks the path: each block needs the pointer in the one before it.
+    for (uint32_t i = 1; i <= p.meta.size(); ++i) p.waves.push_back(i);
     metadata_reads_ += p.meta.size();
+    next_metadata(slot);
+}
+
+void GofsPlane::batch_locked(uint32_t slot) {
+    Pending& p = slots_[slot];
+    ++batches_;
+    auto end_wave = [&p] {
+        if (p.meta.size() > (p.waves.empty() ? 0 : p.waves.back())) p.waves.push_back(static_cast<uint32_t>(p.meta.size()));
+    };
+    // The directory's path, one block after another.
+    ns_.open_directory(ns_.directory_of(p.file), p.meta);
+    for (uint32_t i = 1; i <= p.meta.size(); ++i) p.waves.push_back(i);
+    if (p.call == BatchCall::Create) {
+        const size_t from = p.meta.size();
+        ns_.batch_create(p.file, p.count, p.meta);
+        for (size_t i = from; i < p.meta.size(); ++i) p.meta[i] |= kMetaWrite;
+        metadata_writes_ += p.meta.size() - from;
+        metadata_reads_ += from;
+        end_wave();
+    } else {
+        ns_.batch_dentries(p.file, p.count, p.meta);
+        end_wave();
+        ns_.batch_inodes(p.file, p.count, p.meta);
+        end_wave();
+        if (p.call == BatchCall::Data) {
+            const uint64_t blocks = p.io.bytes / p.count / kBlockBytes;
+            const uint32_t depth = node_path(blocks - 1).depth;
+            for (uint32_t level = 1; level < depth; ++level) {
+                for (uint64_t f = p.file; f < p.file + p.count; ++f)
+                    for (uint64_t b = 0; b < blocks; ++b) ns_.map_level(f, b, level, p.meta);
+                end_wave();
+            }
+        }
+        metadata_reads_ += p.meta.size();
+    }
+    for (uint64_t f = p.file; f < p.file + p.count; ++f) opened_[f] = true;
     next_metadata(slot);
 }
 
@@ -183,24 +258,47 @@ void GofsPlane::send(uint32_t slot, IoOp op, uint64_t fs_offset, uint64_t bytes,
     io.dest = dest;
     io.write = op == IoOp::Write;
     IoRequest cmd = command(io, IoMemory::Gpu);
-    cmd.queue = slots_[slot].sm;  // issue() folds it onto the SSD's queue pairs
+    // issue() folds it onto the SSD's queue pairs; a batch's commands come from threads
+    // on all SMs, each on its SM's queue.
+    Pending& p = slots_[slot];
+    cmd.queue = p.batch ? (p.sm + p.sent) % s_.sms : p.sm;
+    ++p.sent;
     cmd.done = [this, slot](IoRequest&) { piece_done(slot); };
     ready_.push(Ready{slot, false, std::move(cmd)}, p_.sim.now() + s_.sqe_write_latency);
 }
 
 void GofsPlane::next_metadata(uint32_t slot) {
     Pending& p = slots_[slot];
-    if (p.meta_next == p.meta.size()) {
+    if (p.wave == p.waves.size()) {
         p.in_data = true;
         data(slot);
+        if (p.outstanding == 0) complete(slot);  // a batch_open or create moves no data
         return;
     }
-    const uint64_t block = p.meta[p.meta_next++];
-    ++p.outstanding;
-    send(slot, IoOp::Read, block * kBlockBytes, kBlockBytes, 0);
+    const uint32_t from = p.wave ? p.waves[p.wave - 1] : 0, to = p.waves[p.wave];
+    ++p.wave;
+    p.outstanding += to - from;
+    for (uint32_t i = from; i < to; ++i) {
+        const uint64_t m = p.meta[i];
+        send(slot, m & kMetaWrite ? IoOp::Write : IoOp::Read, (m & ~kMetaWrite) * kBlockBytes, kBlockBytes, 0);
+    }
 }
 
 void GofsPlane::data(uint32_t slot) {
+    Pending& p = slots_[slot];
+    if (!p.batch) {
+        data_of(slot, p.sm, p.file, p.first_block, p.blocks, p.io.dest);
+    } else if (p.call == BatchCall::Data) {
+        // File i of the batch is written by a thread block on SM sm + i (its allocator).
+        const uint64_t per_file = p.io.bytes / p.count;
+        for (uint64_t i = 0; i < p.count; ++i)
+            data_of(slot, static_cast<uint32_t>((p.sm + i) % s_.sms), p.file + i, 0, per_file / kBlockBytes,
+                    p.io.dest + i * per_file);
+    }
+}
+
+void GofsPlane::data_of(uint32_t slot, uint32_t sm, uint64_t file, uint64_t first_block, uint64_t blocks,
+                        uint64_t dest) {
     Pending& p = slots_[slot];
     const bool write = p.io.write;
     uint32_t run_start = SegmentLog::kNoBlock, run_len = 0;
@@ -212,9 +310,9 @@ void GofsPlane::data(uint32_t slot) {
              uint64_t(run_len) * kBlockBytes, run_dest);
         run_len = 0;
     };
-    for (uint64_t k = 0; k < p.blocks; ++k) {
-        const uint64_t b = p.first_block + k;
-        const uint32_t phys = write ? log_.write(p.sm, p.file, b) : log_.lookup(p.file, b);
+    for (uint64_t k = 0; k < blocks; ++k) {
+        const uint64_t b = first_block + k;
+        const uint32_t phys = write ? log_.write(sm, file, b) : log_.lookup(file, b);
         if (write && (!log_.gc_moves().empty() || !log_.trims().empty())) {
             for (const SegmentLog::GcMove& m : log_.gc_moves()) {
                 p.outstanding += 2;
@@ -232,7 +330,7 @@ void GofsPlane::data(uint32_t slot) {
         flush();
         run_start = phys;
         run_len = 1;
-        run_dest = p.io.dest + k * kBlockBytes;
+        run_dest = dest + k * kBlockBytes;
     }
     flush();
 }
@@ -240,8 +338,8 @@ void GofsPlane::data(uint32_t slot) {
 void GofsPlane::piece_done(uint32_t slot) {
     Pending& p = slots_[slot];
     --p.outstanding;
-    if (!p.in_data) {  // a metadata read: the next one needs its pointer
-        next_metadata(slot);
+    if (!p.in_data) {  // a metadata block: the next wave needs this one's
+        if (p.outstanding == 0) next_metadata(slot);
         return;
     }
     if (p.outstanding == 0) complete(slot);
@@ -250,8 +348,9 @@ void GofsPlane::piece_done(uint32_t slot) {
 void GofsPlane::complete(uint32_t slot) {
     Pending& p = slots_[slot];
     granted_.clear();
-    locks_[p.file].release(slot, granted_);
-    const StorageIo io = p.io;
+    if (!p.batch) locks_[p.file].release(slot, granted_);
+    StorageIo io = p.io;
+    if (p.batch && p.call != BatchCall::Data) io.bytes = 0;  // no data moved
     StorageIoClient* client = p.client;
     const Tick taken_at = p.taken;
     free_slots_.push_back(slot);
@@ -263,6 +362,10 @@ void GofsPlane::register_stats(StatGroup g) const {
     ControlPlane::register_stats(g);
     g.formula("metadata_reads", "4 KB dentry and node blocks read because the metadata cache lacked them", "blocks",
               [this] { return double(metadata_reads_); });
+    g.formula("metadata_writes", "4 KB dentry and inode blocks written by batched file creation", "blocks",
+              [this] { return double(metadata_writes_); });
+    g.formula("batches", "batched calls (batch_open, batch_read/batch_write, batched create) served", "calls",
+              [this] { return double(batches_); });
     g.formula("lock_waits", "requests that waited for an overlapping range lock", "requests",
               [this] { return double(lock_waits_); });
     g.formula("gc_moves", "valid blocks foreground GC moved", "blocks", [this] { return double(gc_moves_); });

@@ -7,8 +7,9 @@
 // A request, as GoFS serves one read/write call:
 //  1. the I/O kernel is launched (seed 001: "The kernel launch overhead in GoFS is
 //     9.2 us on average");
-//  2. it takes the file's range lock over its bytes (range_lock.hpp), waiting behind
-//     earlier overlapping requests;
+//  2. it takes the file's range lock over its bytes (range_lock.hpp; shared for a
+//     read), waiting behind earlier overlapping writes (a write: behind any earlier
+//     overlapping request);
 //  3. metadata stage: the first call on a file opens it (path lookup), and the node
 //     blocks holding its data pointers are walked; every block the metadata cache
 //     lacks is one 4 KB read from the node area, one after another
@@ -26,6 +27,19 @@
 //     zero-copy");
 //  5. the range lock is released and the request completes.
 //
+// A batched call (file_offset.hpp) on files of one directory is one I/O kernel (one
+// launch) whose threads work on the files in parallel (seed 001 §3.3: "GoFS leverages
+// parallel threads to read all child entries under the directory node ... and fill the
+// bnode file array"): after the directory's own path, the metadata blocks of all its
+// files are read in waves, each wave's blocks at once (the dentry blocks, then the
+// inode blocks, then each further level of the node trees); no range lock is taken
+// ("all threads in a batched API will process different metadata/data without
+// overlaps"); the data of every file goes at once, spread over the SMs' queues and
+// allocators. Creating the files writes their dentry and inode blocks and the
+// directory's inode once, together. Against one call per file this saves a launch and
+// a lock per file and turns each file's chain of dependent metadata reads into shared
+// waves.
+//
 // Sync and async mode differ in the SMs GoFS holds (seed 001 §3.8): in sync mode "only a
 // few thread blocks (empirically, we use 16 thread blocks by default) will remain active
 // to poll for I/O completion. Only up to 16 out of 108 SMs on our A100 GPU are occupied
@@ -41,6 +55,7 @@
 #include "sim/core/timed_queue.hpp"
 #include "storage/control/control_plane.hpp"
 #include "storage/gofs/file_namespace.hpp"
+#include "storage/gofs/file_offset.hpp"
 #include "storage/gofs/range_lock.hpp"
 #include "storage/gofs/segment_log.hpp"
 
@@ -77,6 +92,7 @@ public:
     void register_stats(StatGroup g) const override;
 
     uint64_t metadata_reads() const { return metadata_reads_; }
+    uint64_t metadata_writes() const { return metadata_writes_; }
     uint64_t lock_waits() const { return lock_waits_; }
     const SegmentLog& log() const { return log_; }
     const FileNamespace& files() const { return ns_; }
@@ -86,18 +102,30 @@ private:
         StorageIo io;
         StorageIoClient* client = nullptr;
         Tick taken = 0;
-        uint64_t file = 0;
+        uint64_t file = 0;  // a batch's first
         uint64_t first_block = 0, blocks = 0;
+        uint64_t count = 1;  // files of a batch
+        BatchCall call = BatchCall::Data;
+        bool batch = false;
         uint32_t sm = 0;
-        uint32_t meta_next = 0;
+        uint32_t sent = 0;  // commands sent (a batch spreads them over the SMs' queues)
+        uint32_t wave = 0;  // the next metadata wave
         uint32_t outstanding = 0;
         bool in_data = false;  // metadata stage done
-        std::vector<uint64_t> meta;  // node-area blocks to read, in order
+        // Node-area blocks to read (or, with kMetaWrite, write) in waves: the blocks of
+        // a wave go together, each wave after the one before has completed; wave i
+        // ends before meta[waves[i]].
+        std::vector<uint64_t> meta;
+        std::vector<uint32_t> waves;
     };
+    static constexpr uint64_t kMetaWrite = uint64_t{1} << 63;
+    void check_request(const StorageIo& io) const;
     void start(uint32_t slot);
     void locked(uint32_t slot);
+    void batch_locked(uint32_t slot);
     void next_metadata(uint32_t slot);
     void data(uint32_t slot);
+    void data_of(uint32_t slot, uint32_t sm, uint64_t file, uint64_t first_block, uint64_t blocks, uint64_t dest);
     void send(uint32_t slot, IoOp op, uint64_t fs_offset, uint64_t bytes, uint64_t dest);
     void piece_done(uint32_t slot);
     void complete(uint32_t slot);
@@ -117,7 +145,7 @@ private:
         IoRequest cmd;
     };
     TimedQueue<Ready> ready_;
-    uint64_t metadata_reads_ = 0, lock_waits_ = 0, gc_moves_ = 0, trims_ = 0;
+    uint64_t metadata_reads_ = 0, metadata_writes_ = 0, batches_ = 0, lock_waits_ = 0, gc_moves_ = 0, trims_ = 0;
 };
 
 }  // namespace zng::storage::gofs

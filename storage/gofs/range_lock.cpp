@@ -8,17 +8,18 @@ namespace zng::storage::gofs {
 
 bool RangeLock::blocked(Index::const_iterator it) const {
     const uint64_t begin = it->first, end = it->second.end, seq = it->second.seq;
+    const bool shared = it->second.shared;
     // A range overlapping [begin, end) starts before `end` and no earlier than
     // begin - longest_ (it ends after `begin`).
     auto k = by_begin_.lower_bound(begin > longest_ ? begin - longest_ : 0);
     for (; k != by_begin_.end() && k->first < end; ++k)
-        if (k->second.seq < seq && k->second.end > begin) return true;
+        if (k->second.seq < seq && k->second.end > begin && !(shared && k->second.shared)) return true;
     return false;
 }
 
-bool RangeLock::acquire(uint64_t id, uint64_t offset, uint64_t bytes) {
+bool RangeLock::acquire(uint64_t id, uint64_t offset, uint64_t bytes, bool shared) {
     longest_ = std::max(longest_, bytes);
-    auto it = by_begin_.emplace(offset, Slot{id, offset + bytes, seq_++, false});
+    auto it = by_begin_.emplace(offset, Slot{id, offset + bytes, seq_++, false, shared});
     by_id_[id] = it;
     it->second.granted = !blocked(it);
     if (!it->second.granted) waiting_.push_back(id);

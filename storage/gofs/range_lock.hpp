@@ -6,6 +6,11 @@
 // count, so that "a newer lock acquisition will not succeed earlier than a previous
 // request within an overlapping range" (no starvation). Disjoint ranges proceed
 // together. Released ranges leave the buffer and waiters are re-checked in order.
+//
+// Reads take their range shared: overlapping reads do not conflict (GoFS "replaces the
+// inode mutex" of the host, under which reads of a file run together; only writes
+// take Linux's inode lock exclusively), so a read waits only for an earlier
+// overlapping write, and a write for any earlier overlapping range.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +22,9 @@ namespace zng::storage::gofs {
 
 class RangeLock {
 public:
-    // Appends [offset, offset + bytes) under `id`; true if granted now. A request not
-    // granted now is reported by a later release().
-    bool acquire(uint64_t id, uint64_t offset, uint64_t bytes);
+    // Appends [offset, offset + bytes) under `id`, shared (a read) or exclusive; true if
+    // granted now. A request not granted now is reported by a later release().
+    bool acquire(uint64_t id, uint64_t offset, uint64_t bytes, bool shared = false);
     // Removes `id`'s range; appends to `granted` the ids that become granted.
     void release(uint64_t id, std::vector<uint64_t>& granted);
     size_t held() const { return by_id_.size(); }
@@ -28,6 +33,7 @@ private:
     struct Slot {
         uint64_t id, end, seq;
         bool granted;
+        bool shared;
     };
     using Index = std::multimap<uint64_t, Slot>;  // by begin
     // Whether the range at `it` overlaps a range acquired before it.

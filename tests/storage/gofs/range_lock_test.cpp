@@ -25,6 +25,23 @@ TEST(GofsRangeLock, DisjointWritesProceedTogether) {
     EXPECT_EQ(lock.held(), 3u);
 }
 
+TEST(GofsRangeLock, OverlappingReadsShareAWriteWaitsForThemAndLaterReadsForIt) {
+    RangeLock lock;
+    std::vector<uint64_t> granted;
+    EXPECT_TRUE(lock.acquire(1, 0, 8192, true));       // read [0, 8K)
+    EXPECT_TRUE(lock.acquire(2, 4096, 8192, true));    // read [4K, 12K): shares with read 1
+    EXPECT_FALSE(lock.acquire(3, 4096, 4096, false));  // write [4K, 8K): waits for both reads
+    EXPECT_FALSE(lock.acquire(4, 4096, 4096, true));   // read [4K, 8K): behind the waiting write
+    EXPECT_TRUE(lock.acquire(5, 0, 4096, true));       // read [0, 4K): overlaps read 1 only
+    lock.release(1, granted);                          // read 2 still holds the write's range
+    EXPECT_TRUE(granted.empty());
+    lock.release(2, granted);
+    EXPECT_EQ(granted, std::vector<uint64_t>{3});
+    granted.clear();
+    lock.release(3, granted);
+    EXPECT_EQ(granted, std::vector<uint64_t>{4});
+}
+
 TEST(GofsRangeLock, ALaterSmallRangeDoesNotOvertakeAnEarlierLargeOne) {
     RangeLock lock;
     std::vector<uint64_t> granted;

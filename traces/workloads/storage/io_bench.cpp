@@ -5,11 +5,14 @@
 
 #include "traces/workloads/graph/random_stream.hpp"
 #include "traces/workloads/storage/file_bench.hpp"
+#include "traces/workloads/storage/file_graph.hpp"
+#include "traces/workloads/storage/file_query.hpp"
 #include "traces/workloads/kernel_emitter.hpp"
 #include "traces/workloads/storage/storage_workload.hpp"
 #include "traces/workloads/storage/gemm_ooc.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
 #include "traces/workloads/storage/merge_sort.hpp"
+#include "traces/workloads/storage/preprocess.hpp"
 
 namespace zng::workloads {
 namespace {
@@ -99,6 +102,9 @@ void register_storage_workloads(WorkloadRegistry& registry) {
                   0, 1, {kRequestSize, kRequests, kThreads, kCtas, kRandom, kWrite, kSpanMib, kScatter}},
                  generate_io_bench);
     register_file_bench(registry);
+    register_preprocess(registry);
+    register_file_query(registry);
+    register_file_graph(registry);
 }
 
 }  // namespace zng::workloads

@@ -1,0 +1,24 @@
+// preprocess: dataset preprocessing on the GPU (seed 001 §4.3.5, Table 2: "reading the
+// files in the dataset into the GPU, transforming them into a specific format required
+// by the downstream tasks, and writing them back to the storage"), through GoFS's
+// batched calls (storage/gofs/file_offset.hpp). The dataset is `dirs` input directories
+// of `files_per_dir` files of `in_kib` KiB; each has an output directory, created by the
+// run, whose files receive `out_kib` KiB each. CTA c takes input directories c, c +
+// ctas, ...; for each, its leading thread calls batch_open and batch_read on the input
+// directory, then every warp transforms the files (one load per 4 KiB read and
+// `transform_ops` instructions per KiB), then the leading thread creates the output
+// directory's files and batch_writes them. The next directory's batch_read is issued
+// before the current one's transform, so that I/O and computation overlap (the seed:
+// "Both Host-Only and GeminiFS pipeline I/O and computation").
+//
+// The platform's file system must list 2 x dirs directories of files_per_dir files of
+// in_kib KiB (storage.control_plane.directories, files, file_size for gofs): input
+// directory d is /d<d>, its output /d<dirs + d>.
+#pragma once
+#include "traces/workloads/workload_registry.hpp"
+
+namespace zng::workloads {
+
+void register_preprocess(WorkloadRegistry& registry);
+
+}  // namespace zng::workloads
