@@ -69,6 +69,11 @@ const Param<Bool> kReadsTakeDirtyRegisters{
     "a demand read that misses the registers and finds none empty or clean programs a dirty one to take it; false: "
     "it is sensed into its plane's page buffer and sent from there, not kept (paper III-C: the registers are the "
     "write buffer, the L2 the read buffer)"};
+const Param<Bool> kReadsKeepPages{
+    "reads_keep_pages", "true",
+    "a demand read that misses the registers keeps its sensed page in an empty or clean register, so later reads of "
+    "the page hit there; false: every such read is sensed into its plane's page buffer and sent from there, and the "
+    "registers hold written pages only (paper III-C: the registers are the write buffer, the L2 the read buffer)"};
 const auto kDirtyWatermark =
     Param<Real>("dirty_watermark", "1",
                 "fraction of a register group (a plane's registers, or the package's when grouped) that may hold "
@@ -97,7 +102,7 @@ const ComponentSchema& flash_section_schema() {
                    kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
                    kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
                    kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
-                   kDirtyWatermark,    kEndurance,            kThrashingChecker},
+                   kReadsKeepPages,    kDirtyWatermark,    kEndurance,            kThrashingChecker},
         .ports = {},
     }};
     return s.schema;
@@ -141,6 +146,7 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.write_miss_sense = p[kWriteMissSense];
     s.dirty_watermark = p[kDirtyWatermark];
     s.reads_take_dirty_registers = p[kReadsTakeDirtyRegisters];
+    s.reads_keep_pages = p[kReadsKeepPages];
     s.cache_program = p[kCacheProgram];
     s.endurance = p[kEndurance];
     s.register_replacement = p[kRegisterReplacement];

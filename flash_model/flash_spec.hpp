@@ -44,6 +44,7 @@ struct FlashSpec {
     bool write_miss_sense = false;       // a write miss senses the page at once (else only a partial program merges)
     bool cache_program = true;  // a register is free when its program starts, not when it ends
     bool reads_take_dirty_registers = false;  // a read miss may evict a dirty register (else the page buffer serves it)
+    bool reads_keep_pages = true;  // a read miss keeps its page in an empty or clean register (else the page buffer)
     double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random

@@ -143,8 +143,9 @@ bool FlashPackage::admit(uint32_t id) {
         t.evicting = -1;  // programmed: it takes that register or, if another miss did, a new one
     }
     const bool clean_only = t.kind == TxnKind::DemandRead && !sh_.spec.reads_take_dirty_registers;
-    const int v = regs_.victim(t.plane, clean_only);
-    if (clean_only && v < 0) {
+    const bool page_buffer_only = t.kind == TxnKind::DemandRead && !sh_.spec.reads_keep_pages;
+    const int v = page_buffer_only ? -1 : regs_.victim(t.plane, clean_only);
+    if ((clean_only || page_buffer_only) && v < 0) {
         // Paper III-C: "ZnG assigns GPU L2 cache and Z-NAND internal registers as read
         // and write buffers, respectively": a read is no reason to program buffered
         // writes. It is sensed into its plane's page buffer (ONFI READ PAGE: array to

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/errors.hpp"
@@ -65,6 +66,7 @@ MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNet
         p.fail(kBufferFlits.key(), fmt::format("a router input must hold a whole packet ({} flits of the largest packet)",
                                            largest));
 
+    package_channel_ = layout.package_channel;
     endpoint_router_.resize(layout.endpoints());
     for (uint32_t k = 0; k < packages; ++k) endpoint_router_[layout.controllers + k] = k;
     for (uint32_t c = 0; c < layout.controllers; ++c) {
@@ -93,6 +95,25 @@ uint32_t MeshNetwork::hops(uint32_t a, uint32_t b) const {
     int dx = static_cast<int>(ra % cols_) - static_cast<int>(rb % cols_);
     int dy = static_cast<int>(ra / cols_) - static_cast<int>(rb / cols_);
     return static_cast<uint32_t>(std::abs(dx) + std::abs(dy));
+}
+
+uint32_t MeshNetwork::busiest_link_packages() const {
+    // Replies leave a package towards its controller; requests retrace the same links the
+    // other way (XY and YX paths differ only when both coordinates differ, which the
+    // controller placement on its package row's edge rules out), so one count per link.
+    const uint32_t controllers = static_cast<uint32_t>(endpoint_router_.size() - package_channel_.size());
+    std::vector<uint32_t> crossing(4 * routers_, 0);
+    uint32_t busiest = 0;
+    for (uint32_t k = 0; k < package_channel_.size(); ++k) {
+        uint32_t r = endpoint_router_[controllers + k];
+        const uint32_t dst = endpoint_router_[package_channel_[k]];
+        while (r != dst) {
+            const uint32_t dir = route(r, dst);
+            busiest = std::max(busiest, ++crossing[4 * r + dir]);
+            r = neighbor(r, dir);
+        }
+    }
+    return busiest;
 }
 
 uint32_t MeshNetwork::route(uint32_t r, uint32_t dst) const {

@@ -46,6 +46,11 @@ public:
     uint32_t packet_flits(uint32_t payload) const;
     uint32_t link_width() const { return width_; }
     Cycle router_latency() const { return router_latency_; }
+    // The largest number of packages whose paths to their controllers cross one link
+    // (XY routing, either direction). Paper III-B: the mesh "can meet the bandwidth
+    // requirement of Z-NAND packages by increasing the frequency and link widths", so a
+    // link must carry this many packages' I/O ports at once.
+    uint32_t busiest_link_packages() const;
 
 private:
     enum Dir : uint8_t { kNorth = 0, kEast = 1, kSouth = 2, kWest = 3 };
@@ -87,6 +92,7 @@ private:
     uint32_t width_ = 8, header_ = 8, max_payload_ = 512, buffer_flits_ = 0;
     Cycle router_latency_ = 1;
     std::vector<uint32_t> endpoint_router_;
+    std::vector<uint32_t> package_channel_;  // controller endpoint of each package
     std::vector<FlashEndpoint*> endpoints_;
 
     // Outputs: 4 links per router, then one ejection port per endpoint.

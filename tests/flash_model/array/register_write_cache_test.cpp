@@ -108,6 +108,32 @@ TEST(RegisterWriteCache, ACleanVictimIsPreferredToAnOlderDirtyOne) {
     EXPECT_EQ(stat(rig, "register_write_hits"), 1.0);
 }
 
+// Reads of plane 0: page 1 (4 KiB), page 1 again (128 B), page 2 (4 KiB), page 1 again.
+// Keeping pages (the default): page 1 takes one register, its re-read hits there, page 2
+// takes the other register and the last read of page 1 hits again: 2 senses, 2 register
+// read hits. Not keeping them (paper III-C: the registers are the write buffer, the L2 the
+// read buffer): every read goes through the plane's page buffer, which holds page 1 until
+// page 2's sense, so the second read is a page-buffer hit and the fourth senses page 1
+// again: 3 senses, no register read hit, and no register ever holds a read page.
+TEST(RegisterWriteCache, ReadsKeepNoPageInTheRegistersWhenTheyAreTheWriteBufferOnly) {
+    for (bool keep : {true, false}) {
+        SCOPED_TRACE(keep ? "reads keep pages" : "registers for writes only");
+        Rig rig(small_platform(std::string(kWriteCache) + "  reads_keep_pages: " + (keep ? "true" : "false") + "\n",
+                               kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        pl.run(pl.page(1), 4096, MemOp::Read);
+        pl.run(pl.page(1), 128, MemOp::Read);
+        pl.run(pl.page(2), 4096, MemOp::Read);
+        pl.run(pl.page(1), 128, MemOp::Read);
+        EXPECT_EQ(stat(rig, "senses"), keep ? 2.0 : 3.0);
+        EXPECT_EQ(stat(rig, "register_read_hits"), keep ? 2.0 : 0.0);
+        EXPECT_EQ(stat(rig, "page_buffer_reads"), keep ? 0.0 : 3.0);
+        EXPECT_EQ(stat(rig, "page_buffer_hits"), keep ? 0.0 : 1.0);
+        EXPECT_EQ(stat(rig, "read_reaccesses"), keep ? 0.0 : 1.0);
+    }
+}
+
 // With no background programs (dirty_watermark 1) both registers of plane 0 end dirty
 // (A, B); a write to C must evict one (A, the LRU). With the default watermark the
 // second write already started A's program, so C finds A's register clean: C's data

@@ -87,6 +87,28 @@ TEST(MeshNetwork, SmallBuffersBackPressureTheUpstreamRouter) {
     EXPECT_EQ(rig.sink.got[1].second, 24 * kNanosecond);
 }
 
+TEST(MeshNetwork, BusiestLinkCountsThePackagesRoutedOverIt) {
+    // 1 x 4 row, one controller at router 0: link 1->0 carries packages 1, 2 and 3, link
+    // 2->1 packages 2 and 3, link 3->2 package 3; package 0 ejects at its own router.
+    MeshRig rig;
+    EXPECT_EQ(rig.mesh().busiest_link_packages(), 3u);
+}
+
+TEST(MeshNetwork, BusiestLinkOfAGridWithControllersOnTheWestEdge) {
+    // 16 packages on 4 x 4, a controller per package sitting at the west edge of its
+    // package's row: each row's link from column 1 to column 0 carries columns 1-3.
+    Simulator sim;
+    register_flash_model_components();
+    ConfigNode cfg = parse_config_text("{type: mesh, rows: 4, cols: 4}", "mesh.yaml");
+    FlashNetworkLayout layout;
+    layout.controllers = 16;
+    for (uint32_t k = 0; k < 16; ++k) layout.package_channel.push_back(k);
+    auto net = flash_network_slot().create(&cfg, "network", "mesh", sim, "net", layout);
+    auto& mesh = dynamic_cast<MeshNetwork&>(*net);
+    EXPECT_EQ(mesh.router_of(5), 4u);  // controller 5: west edge (router 4) of package 5's row 1
+    EXPECT_EQ(mesh.busiest_link_packages(), 3u);
+}
+
 TEST(MeshNetwork, RejectsBuffersSmallerThanAPacket) {
     EXPECT_THROW(MeshRig(", header_bytes: 0B, max_packet: 64B, buffer_flits: 4"), ConfigError);
 }
