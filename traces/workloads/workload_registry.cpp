@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "traces/workloads/dense/dense_workloads.hpp"
+#include "traces/workloads/trace_sources_digest.hpp"  // generated at build time
 #include "traces/xxhash64.hpp"
 #ifdef ZNG_HAVE_GRAPH_WORKLOADS
 #include "traces/workloads/graph/graph_readers.hpp"
@@ -209,21 +210,32 @@ void generate_workload(const std::string& name, const WorkloadOptions& options, 
     }
 }
 
-std::string workload_cache_key(const std::string& name, const WorkloadOptions& o) {
+std::string workload_cache_text(const std::string& name, const WorkloadOptions& o) {
     validate_options(o);
     const WorkloadEntry& entry = builtin_workloads().get(name);
     validate_program_options(entry.info, o);
     std::string canon = "zngsim-workload framework=" + std::to_string(kFrameworkVersion) +
                         " format=" + std::to_string(trace::kTraceFormatVersion) +
-                        " generator=" + std::to_string(entry.version) + "\nname=" + name +
+                        " generator=" + std::to_string(entry.version) +
+                        // The version numbers record deliberate changes; the digest of the
+                        // sources catches every change, bumped or not, so a cache entry is
+                        // never reused by a build whose generators or writer differ.
+                        "\nsources=" + kTraceSourcesDigest + "\nname=" + name +
                         "\npreset=" + o.preset + "\ninput=" + o.input;
     if (!o.input.empty()) canon += "\n" + input_identity(o.input);
     canon += "\nscale=" + std::to_string(o.scale) + "\nedge_factor=" + std::to_string(o.edge_factor) +
              "\nseed=" + std::to_string(o.seed) + "\nskip_init=" + (o.skip_init ? "1" : "0") +
              "\nmax_launches=" + std::to_string(o.max_launches);
     for (const auto& [option, value] : o.program) canon += "\nprogram." + option + "=" + std::to_string(value);
+    return canon;
+}
+
+std::string trace_sources_digest() { return kTraceSourcesDigest; }
+
+std::string workload_cache_key(const std::string& name, const WorkloadOptions& o) {
     char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(canon)));
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(fnv1a(workload_cache_text(name, o))));
     return hex;
 }
 

@@ -19,7 +19,9 @@ using WorkloadGenerator = std::function<void(WorkloadContext& ctx)>;
 struct WorkloadEntry {
     WorkloadInfo info;
     WorkloadGenerator generate;
-    // Bump when a generator's output changes, so cached traces are regenerated.
+    // Bump when a generator's output changes on purpose: it records the change in the
+    // key's text. Cached traces are regenerated after any edit of the sources anyway
+    // (the key also covers trace_sources_digest()).
     uint32_t version = 1;
 };
 
@@ -68,9 +70,16 @@ void generate_workload(const std::string& name, const WorkloadOptions& options, 
 
 // Key of a cached trace: workload, every option (program options only when chosen, so
 // the keys of default runs stay as they were), the content of every input file (both
-// files of a GraphBIG CSR directory), the generator version and the trace format
-// version. 16 hex digits.
+// files of a GraphBIG CSR directory), the generator version, the trace format version
+// and the digest of the sources that produce traces. 16 hex digits.
 std::string workload_cache_key(const std::string& name, const WorkloadOptions& options);
+// The canonical text the key hashes (FNV-1a 64): one line per ingredient, among them
+// "sources=<trace_sources_digest()>".
+std::string workload_cache_text(const std::string& name, const WorkloadOptions& options);
+// SHA-256 (64 hex digits) of the sources that produce traces, computed at build time by
+// traces/trace_sources_digest.cmake: any edit to a generator, a shared helper or the
+// trace writer changes it, hence every cache key.
+std::string trace_sources_digest();
 
 // Path of the trace of `name` in cache_dir, generated first (temp file + rename, so
 // concurrent runs never see a partial file) when absent.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -69,6 +71,36 @@ TEST(WorkloadCache, KeyDependsOnEveryOption) {
     WorkloadOptions missing;
     missing.input = "/nonexistent/graph.el";
     EXPECT_THROW(workload_cache_key("back", missing), std::invalid_argument);
+}
+
+// FNV-1a 64 written out here (offset basis 0xcbf29ce484222325, prime 0x100000001b3), to
+// check the key hashes the whole canonical text without calling the registry's copy.
+std::string fnv1a_hex(const std::string& s) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
+TEST(WorkloadCache, KeyCoversTheDigestOfTheTraceSources) {
+    // The published FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c: the test's hash is the real one.
+    EXPECT_EQ(fnv1a_hex("a"), "af63dc4c8601ec8c");
+
+    // SHA-256 in hex: 64 lowercase hex digits (its value is checked against the sources
+    // by the TraceSourcesDigest test, which recomputes it in Python).
+    const std::string digest = trace_sources_digest();
+    ASSERT_EQ(digest.size(), 64u);
+    EXPECT_EQ(digest.find_first_not_of("0123456789abcdef"), std::string::npos) << digest;
+
+    const WorkloadOptions o;
+    const std::string text = workload_cache_text("back", o);
+    EXPECT_NE(text.find("\nsources=" + digest + "\n"), std::string::npos) << text;
+    EXPECT_EQ(workload_cache_key("back", o), fnv1a_hex(text));
+    // Another build's sources (another digest) would give another key for the same options.
+    std::string other = text;
+    other.replace(other.find(digest), digest.size(), std::string(64, '0'));
+    EXPECT_NE(fnv1a_hex(other), workload_cache_key("back", o));
 }
 
 }  // namespace
