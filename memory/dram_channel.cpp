@@ -67,8 +67,21 @@ void DramChannel::enqueue(DramTxn t, bool uses_reservation) {
     t.ready = now + cfg_.timing.frontend;
     t.started = false;
     q.push_back(t);
-    if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].queued_for_open_row[queue_slot(q)];
+    count_queued(t, queue_slot(q), +1);
     wake(t.ready);
+}
+
+void DramChannel::count_queued(const DramTxn& t, size_t slot, int delta) {
+    const auto d = static_cast<uint32_t>(delta);
+    if (uses_bank(t.kind)) {
+        Bank& b = banks_[t.bank];
+        b.queued[slot] += d;
+        if (b.open_row == t.row) b.queued_for_open_row[slot] += d;
+    } else if (t.kind == DramTxnKind::BufferRead) {
+        buffer_reads_[slot] += d;
+    } else {
+        buffer_writes_[slot] += d;
+    }
 }
 
 void DramChannel::kick() {
@@ -257,6 +270,16 @@ bool DramChannel::dominated(const DramTxn& t) {
     return false;
 }
 
+uint32_t DramChannel::undominated(const std::vector<DramTxn>& q) const {
+    const size_t slot = queue_slot(q);
+    uint32_t n = (buffer_reads_[slot] != 0 ? 1u : 0u) + buffer_writes_[slot];
+    for (const Bank& b : banks_) {
+        const uint32_t open = b.open_row == kNoRow ? 0 : b.queued_for_open_row[slot];
+        n += (open != 0 ? 1u : 0u) + (b.queued[slot] != open ? 1u : 0u);
+    }
+    return n;
+}
+
 void DramChannel::pass() {
     const Cycle now = now_cycle();
     if (now < cmd_ok_) {
@@ -283,12 +306,19 @@ void DramChannel::pass() {
 
     // Queues are in arrival order, so the first ready hit found is the oldest one, and it
     // beats every non-hit: the scan can stop there. Only when nothing issues does the
-    // pass need the full scan (for the next wake-up).
+    // pass need the full scan (for the next wake-up), and even then a host queue's scan
+    // ends once it has weighed every request that is not dominated.
     Pick first_hit, oldest;
     for (auto* q : candidates_) {
+        const bool host = q != &internal_q_;
+        uint32_t to_weigh = host ? undominated(*q) : 0;
         for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
             const DramTxn& t = (*q)[i];
-            if (q != &internal_q_ && dominated(t)) continue;
+            if (host) {
+                if (to_weigh == 0) break;  // the rest are dominated
+                if (dominated(t)) continue;
+                --to_weigh;
+            }
             Cmd cmd = Cmd::None;
             bool hit = false;
             const Cycle e = earliest(t, cmd, hit);
@@ -312,8 +342,7 @@ void DramChannel::pass() {
     if (p.cmd == Cmd::ColRead || p.cmd == Cmd::ColWrite || p.cmd == Cmd::Program) {
         note_occupancy();
         const DramTxn leaving = t;
-        if (uses_bank(leaving.kind) && banks_[leaving.bank].open_row == leaving.row)
-            --banks_[leaving.bank].queued_for_open_row[queue_slot(*p.queue)];
+        count_queued(leaving, queue_slot(*p.queue), -1);
         p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
         if (!idle()) wake(now + 1);
         if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);

@@ -111,6 +111,9 @@ private:
         // Queued requests for the open row, per queue (read, write, internal); kept as
         // requests arrive and leave and rows open and close, so FR-FCFS can ask without a scan.
         std::array<uint32_t, 3> queued_for_open_row{};
+        // All queued requests for this bank, per queue: with the above, tells whether a
+        // queue holds requests to another row than the open one.
+        std::array<uint32_t, 3> queued{};
         // The pass that already weighed this bank's first queued request to its open row
         // (`open_row_weighed_in`) or to another row (`other_row_weighed_in`); see pass().
         uint64_t open_row_weighed_in = 0;
@@ -125,6 +128,10 @@ private:
 
     void pass();
     bool dominated(const DramTxn& t);
+    // How many requests of queue q a pass weighs (the rest are dominated): one per class
+    // present, plus every buffer write.
+    uint32_t undominated(const std::vector<DramTxn>& q) const;
+    void count_queued(const DramTxn& t, size_t slot, int delta);
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
     uint32_t pending_hits(const Bank& b) const;
@@ -152,6 +159,8 @@ private:
     bool write_mode_ = false;
     uint64_t pass_id_ = 0;
     uint64_t buffer_read_weighed_in_ = 0;  // the pass that weighed the first queued BufferRead
+    std::array<uint32_t, 3> buffer_reads_{};   // queued BufferReads, per queue
+    std::array<uint32_t, 3> buffer_writes_{};  // queued BufferWrites, per queue
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle
