@@ -256,7 +256,8 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
 // writes and reads never share a queue, so a class has one kind. Buffer writes (the
 // client decides each) and the internal queue's media writes (each may or may not read
 // the old line first) are always weighed.
-bool DramChannel::dominated(const DramTxn& t) {
+// Inlined into the scan of pass(), which calls it for every queued request it passes.
+[[gnu::always_inline]] inline bool DramChannel::dominated(const DramTxn& t) {
     if (t.kind == DramTxnKind::BufferRead) {
         if (buffer_read_weighed_in_ == pass_id_) return true;
         buffer_read_weighed_in_ = pass_id_;
