@@ -68,6 +68,7 @@ void DramChannel::enqueue(DramTxn t, bool uses_reservation) {
     t.started = false;
     q.push_back(t);
     count_queued(t, queue_slot(q), +1);
+    if (&q != &internal_q_) note_class(q.back(), queue_slot(q), static_cast<uint32_t>(q.size() - 1));
     wake(t.ready);
 }
 
@@ -189,6 +190,7 @@ uint32_t DramChannel::pending_hits(const Bank& b) const {
 
 void DramChannel::open_row(Bank& b, uint64_t row) {
     b.open_row = row;
+    forget_classes();
     const auto bank = static_cast<uint32_t>(&b - banks_.data());
     for (const std::vector<DramTxn>* q : {&read_q_, &write_q_, &internal_q_}) {
         uint32_t n = 0;
@@ -198,6 +200,7 @@ void DramChannel::open_row(Bank& b, uint64_t row) {
 }
 
 void DramChannel::close_row(Bank& b) {
+    if (b.open_row != kNoRow) forget_classes();
     b.open_row = kNoRow;
     b.queued_for_open_row = {};
 }
@@ -271,6 +274,36 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
     return false;
 }
 
+void DramChannel::note_class(const DramTxn& t, size_t slot, uint32_t index) {
+    if (!classes_known_[slot]) return;
+    uint32_t* first = nullptr;
+    if (t.kind == DramTxnKind::BufferRead) first = &first_buffer_read_[slot];
+    else if (is_host_bank_access(t.kind)) {
+        Bank& b = banks_[t.bank];
+        first = b.open_row == t.row ? &b.first_open[slot] : &b.first_other[slot];
+    }
+    if (first && *first == kNoIndex) *first = index;
+}
+
+bool DramChannel::classes_of(const std::vector<DramTxn>& q) {
+    const size_t slot = queue_slot(q);
+    if (buffer_writes_[slot] != 0) return false;
+    if (!classes_known_[slot]) {
+        for (Bank& b : banks_) b.first_open[slot] = b.first_other[slot] = kNoIndex;
+        first_buffer_read_[slot] = kNoIndex;
+        classes_known_[slot] = true;
+        for (size_t i = 0; i < q.size(); ++i) note_class(q[i], slot, static_cast<uint32_t>(i));
+    }
+    weigh_.clear();
+    if (first_buffer_read_[slot] != kNoIndex) weigh_.push_back(first_buffer_read_[slot]);
+    for (const Bank& b : banks_) {
+        if (b.first_open[slot] != kNoIndex) weigh_.push_back(b.first_open[slot]);
+        if (b.first_other[slot] != kNoIndex) weigh_.push_back(b.first_other[slot]);
+    }
+    std::sort(weigh_.begin(), weigh_.end());
+    return true;
+}
+
 uint32_t DramChannel::undominated(const std::vector<DramTxn>& q) const {
     const size_t slot = queue_slot(q);
     uint32_t n = (buffer_reads_[slot] != 0 ? 1u : 0u) + buffer_writes_[slot];
@@ -307,29 +340,38 @@ void DramChannel::pass() {
 
     // Queues are in arrival order, so the first ready hit found is the oldest one, and it
     // beats every non-hit: the scan can stop there. Only when nothing issues does the
-    // pass need the full scan (for the next wake-up), and even then a host queue's scan
-    // ends once it has weighed every request that is not dominated.
+    // pass need the full scan (for the next wake-up). Of a host queue it weighs only the
+    // first request of each class (the rest are dominated), at the positions kept for them;
+    // a queue holding buffer writes is scanned, and its scan ends once it has weighed every
+    // request that is not dominated.
     Pick first_hit, oldest;
+    auto weigh = [&](std::vector<DramTxn>* q, size_t i) {
+        const DramTxn& t = (*q)[i];
+        Cmd cmd = Cmd::None;
+        bool hit = false;
+        const Cycle e = earliest(t, cmd, hit);
+        if (e == kNever) return;
+        if (e > now) {
+            wake_at = std::min(wake_at, e);
+            return;
+        }
+        if (hit) first_hit = Pick{q, i, t.seq, cmd};
+        else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
+    };
     for (auto* q : candidates_) {
         const bool host = q != &internal_q_;
+        if (host && classes_of(*q)) {
+            for (size_t k = 0; k < weigh_.size() && !first_hit.queue; ++k) weigh(q, weigh_[k]);
+            continue;
+        }
         uint32_t to_weigh = host ? undominated(*q) : 0;
         for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
-            const DramTxn& t = (*q)[i];
             if (host) {
                 if (to_weigh == 0) break;  // the rest are dominated
-                if (dominated(t)) continue;
+                if (dominated((*q)[i])) continue;
                 --to_weigh;
             }
-            Cmd cmd = Cmd::None;
-            bool hit = false;
-            const Cycle e = earliest(t, cmd, hit);
-            if (e == kNever) continue;
-            if (e > now) {
-                wake_at = std::min(wake_at, e);
-                continue;
-            }
-            if (hit) first_hit = Pick{q, i, t.seq, cmd};
-            else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
+            weigh(q, i);
         }
     }
     const Pick& p = first_hit.queue ? first_hit : oldest;
@@ -345,6 +387,7 @@ void DramChannel::pass() {
         const DramTxn leaving = t;
         count_queued(leaving, queue_slot(*p.queue), -1);
         p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
+        if (p.queue != &internal_q_) classes_known_[queue_slot(*p.queue)] = false;
         if (!idle()) wake(now + 1);
         if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);
         if (leaving.kind != DramTxnKind::MediaWrite) client_.room_freed(*this);

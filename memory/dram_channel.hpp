@@ -101,6 +101,7 @@ private:
     enum class Cmd : uint8_t { None, Pre, Act, ColRead, ColWrite, Program };
     static constexpr uint64_t kNoRow = ~0ull;
     static constexpr Cycle kNever = ~0ull;
+    static constexpr uint32_t kNoIndex = ~0u;
 
     struct Bank {
         uint64_t open_row = kNoRow;
@@ -114,6 +115,10 @@ private:
         // All queued requests for this bank, per queue: with the above, tells whether a
         // queue holds requests to another row than the open one.
         std::array<uint32_t, 3> queued{};
+        // Per host queue (read, write), the position of its first request to the open row
+        // and of its first request to another row (kNoIndex: none); see first_of_class_.
+        std::array<uint32_t, 2> first_open{kNoIndex, kNoIndex};
+        std::array<uint32_t, 2> first_other{kNoIndex, kNoIndex};
         // The pass that already weighed this bank's first queued request to its open row
         // (`open_row_weighed_in`) or to another row (`other_row_weighed_in`); see pass().
         uint64_t open_row_weighed_in = 0;
@@ -132,6 +137,11 @@ private:
     // present, plus every buffer write.
     uint32_t undominated(const std::vector<DramTxn>& q) const;
     void count_queued(const DramTxn& t, size_t slot, int delta);
+    // The positions of the requests a pass weighs in host queue q, in queue order, into
+    // weigh_; false when q holds buffer writes (each is weighed: the pass scans q whole).
+    bool classes_of(const std::vector<DramTxn>& q);
+    void note_class(const DramTxn& t, size_t slot, uint32_t index);
+    void forget_classes() { classes_known_ = {false, false}; }
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
     uint32_t pending_hits(const Bank& b) const;
@@ -161,6 +171,12 @@ private:
     uint64_t buffer_read_weighed_in_ = 0;  // the pass that weighed the first queued BufferRead
     std::array<uint32_t, 3> buffer_reads_{};   // queued BufferReads, per queue
     std::array<uint32_t, 3> buffer_writes_{};  // queued BufferWrites, per queue
+    // The first request of each class (see dominated()) in each host queue is kept as
+    // requests arrive, and found again by one scan after a request leaves the queue or a
+    // bank's open row changes; a pass then weighs only those instead of scanning the queue.
+    std::array<bool, 2> classes_known_{false, false};
+    std::array<uint32_t, 2> first_buffer_read_{kNoIndex, kNoIndex};
+    std::vector<uint32_t> weigh_;  // scratch: positions a pass weighs
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle
