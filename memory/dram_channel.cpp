@@ -190,19 +190,37 @@ uint32_t DramChannel::pending_hits(const Bank& b) const {
 
 void DramChannel::open_row(Bank& b, uint64_t row) {
     b.open_row = row;
-    forget_classes();
     const auto bank = static_cast<uint32_t>(&b - banks_.data());
     for (const std::vector<DramTxn>* q : {&read_q_, &write_q_, &internal_q_}) {
+        const size_t slot = queue_slot(*q);
         uint32_t n = 0;
-        for (const DramTxn& t : *q) n += uses_bank(t.kind) && t.bank == bank && t.row == row;
-        b.queued_for_open_row[queue_slot(*q)] = n;
+        uint32_t first_open = kNoIndex, first_other = kNoIndex;
+        for (size_t i = 0; i < q->size(); ++i) {
+            const DramTxn& t = (*q)[i];
+            if (!uses_bank(t.kind) || t.bank != bank) continue;
+            if (t.row == row) {
+                ++n;
+                if (first_open == kNoIndex) first_open = static_cast<uint32_t>(i);
+            } else if (first_other == kNoIndex) {
+                first_other = static_cast<uint32_t>(i);
+            }
+        }
+        b.queued_for_open_row[slot] = n;
+        if (slot < b.first_open.size()) {
+            b.first_open[slot] = first_open;
+            b.first_other[slot] = first_other;
+        }
     }
 }
 
+// Every request for the bank now asks for another row than the open one.
 void DramChannel::close_row(Bank& b) {
-    if (b.open_row != kNoRow) forget_classes();
     b.open_row = kNoRow;
     b.queued_for_open_row = {};
+    for (size_t slot = 0; slot < b.first_open.size(); ++slot) {
+        b.first_other[slot] = std::min(b.first_other[slot], b.first_open[slot]);
+        b.first_open[slot] = kNoIndex;
+    }
 }
 
 Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
@@ -274,26 +292,44 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
     return false;
 }
 
+uint32_t* DramChannel::class_first(const DramTxn& t, size_t slot) {
+    if (t.kind == DramTxnKind::BufferRead) return &first_buffer_read_[slot];
+    if (!is_host_bank_access(t.kind)) return nullptr;
+    Bank& b = banks_[t.bank];
+    return b.open_row == t.row ? &b.first_open[slot] : &b.first_other[slot];
+}
+
 void DramChannel::note_class(const DramTxn& t, size_t slot, uint32_t index) {
-    if (!classes_known_[slot]) return;
-    uint32_t* first = nullptr;
-    if (t.kind == DramTxnKind::BufferRead) first = &first_buffer_read_[slot];
-    else if (is_host_bank_access(t.kind)) {
-        Bank& b = banks_[t.bank];
-        first = b.open_row == t.row ? &b.first_open[slot] : &b.first_other[slot];
-    }
+    uint32_t* first = class_first(t, slot);
     if (first && *first == kNoIndex) *first = index;
+}
+
+// The requests behind `index` move up one place; if `leaving` was the first of its class,
+// the next request of that class (if any) becomes the first.
+void DramChannel::erased(const std::vector<DramTxn>& q, const DramTxn& leaving, uint32_t index) {
+    const size_t slot = queue_slot(q);
+    uint32_t* first = class_first(leaving, slot);
+    const bool was_first = first && *first == index;
+    auto shift = [index](uint32_t& f) {
+        if (f != kNoIndex && f > index) --f;
+    };
+    for (Bank& b : banks_) {
+        shift(b.first_open[slot]);
+        shift(b.first_other[slot]);
+    }
+    shift(first_buffer_read_[slot]);
+    if (!was_first) return;
+    *first = kNoIndex;
+    for (size_t i = index; i < q.size(); ++i)
+        if (class_first(q[i], slot) == first) {
+            *first = static_cast<uint32_t>(i);
+            return;
+        }
 }
 
 bool DramChannel::classes_of(const std::vector<DramTxn>& q) {
     const size_t slot = queue_slot(q);
     if (buffer_writes_[slot] != 0) return false;
-    if (!classes_known_[slot]) {
-        for (Bank& b : banks_) b.first_open[slot] = b.first_other[slot] = kNoIndex;
-        first_buffer_read_[slot] = kNoIndex;
-        classes_known_[slot] = true;
-        for (size_t i = 0; i < q.size(); ++i) note_class(q[i], slot, static_cast<uint32_t>(i));
-    }
     weigh_.clear();
     if (first_buffer_read_[slot] != kNoIndex) weigh_.push_back(first_buffer_read_[slot]);
     for (const Bank& b : banks_) {
@@ -387,7 +423,7 @@ void DramChannel::pass() {
         const DramTxn leaving = t;
         count_queued(leaving, queue_slot(*p.queue), -1);
         p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
-        if (p.queue != &internal_q_) classes_known_[queue_slot(*p.queue)] = false;
+        if (p.queue != &internal_q_) erased(*p.queue, leaving, static_cast<uint32_t>(p.index));
         if (!idle()) wake(now + 1);
         if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);
         if (leaving.kind != DramTxnKind::MediaWrite) client_.room_freed(*this);

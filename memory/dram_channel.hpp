@@ -140,8 +140,12 @@ private:
     // The positions of the requests a pass weighs in host queue q, in queue order, into
     // weigh_; false when q holds buffer writes (each is weighed: the pass scans q whole).
     bool classes_of(const std::vector<DramTxn>& q);
+    // The kept position of the first request of t's class in host queue `slot` (null:
+    // t's kind has no class, it is always weighed).
+    uint32_t* class_first(const DramTxn& t, size_t slot);
     void note_class(const DramTxn& t, size_t slot, uint32_t index);
-    void forget_classes() { classes_known_ = {false, false}; }
+    // Host queue q lost `leaving`, which stood at `index`.
+    void erased(const std::vector<DramTxn>& q, const DramTxn& leaving, uint32_t index);
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
     uint32_t pending_hits(const Bank& b) const;
@@ -171,10 +175,9 @@ private:
     uint64_t buffer_read_weighed_in_ = 0;  // the pass that weighed the first queued BufferRead
     std::array<uint32_t, 3> buffer_reads_{};   // queued BufferReads, per queue
     std::array<uint32_t, 3> buffer_writes_{};  // queued BufferWrites, per queue
-    // The first request of each class (see dominated()) in each host queue is kept as
-    // requests arrive, and found again by one scan after a request leaves the queue or a
-    // bank's open row changes; a pass then weighs only those instead of scanning the queue.
-    std::array<bool, 2> classes_known_{false, false};
+    // The position of the first request of each class (see dominated()) in each host
+    // queue, kept as requests arrive and leave and rows open and close, so a pass weighs
+    // only those instead of scanning the queue.
     std::array<uint32_t, 2> first_buffer_read_{kNoIndex, kNoIndex};
     std::vector<uint32_t> weigh_;  // scratch: positions a pass weighs
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
