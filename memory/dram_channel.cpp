@@ -1,6 +1,7 @@
 #include "memory/dram_channel.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace zng::memory {
 
@@ -37,6 +38,7 @@ DramChannel::DramChannel(Simulator& sim, std::string name, const ClockDomain& cl
     read_q_.reserve(cfg_.read_queue);
     write_q_.reserve(cfg_.write_queue);
     internal_q_.reserve(cfg_.internal_queue);
+    weigh_.assign((std::max(read_q_.capacity(), write_q_.capacity()) + 63) / 64, 0);  // positions stay below capacity
     next_refresh_ = cfg_.timing.tREFI;
 }
 
@@ -330,13 +332,15 @@ void DramChannel::erased(const std::vector<DramTxn>& q, const DramTxn& leaving, 
 bool DramChannel::classes_of(const std::vector<DramTxn>& q) {
     const size_t slot = queue_slot(q);
     if (buffer_writes_[slot] != 0) return false;
-    weigh_.clear();
-    if (first_buffer_read_[slot] != kNoIndex) weigh_.push_back(first_buffer_read_[slot]);
+    std::fill(weigh_.begin(), weigh_.end(), 0);
+    auto mark = [this](uint32_t i) {
+        if (i != kNoIndex) weigh_[i / 64] |= uint64_t{1} << (i % 64);
+    };
+    mark(first_buffer_read_[slot]);
     for (const Bank& b : banks_) {
-        if (b.first_open[slot] != kNoIndex) weigh_.push_back(b.first_open[slot]);
-        if (b.first_other[slot] != kNoIndex) weigh_.push_back(b.first_other[slot]);
+        mark(b.first_open[slot]);
+        mark(b.first_other[slot]);
     }
-    std::sort(weigh_.begin(), weigh_.end());
     return true;
 }
 
@@ -397,7 +401,9 @@ void DramChannel::pass() {
     for (auto* q : candidates_) {
         const bool host = q != &internal_q_;
         if (host && classes_of(*q)) {
-            for (size_t k = 0; k < weigh_.size() && !first_hit.queue; ++k) weigh(q, weigh_[k]);
+            for (size_t w = 0; w < weigh_.size() && !first_hit.queue; ++w)
+                for (uint64_t bits = weigh_[w]; bits != 0 && !first_hit.queue; bits &= bits - 1)
+                    weigh(q, w * 64 + static_cast<size_t>(std::countr_zero(bits)));
             continue;
         }
         uint32_t to_weigh = host ? undominated(*q) : 0;

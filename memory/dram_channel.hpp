@@ -138,7 +138,8 @@ private:
     uint32_t undominated(const std::vector<DramTxn>& q) const;
     void count_queued(const DramTxn& t, size_t slot, int delta);
     // The positions of the requests a pass weighs in host queue q, in queue order, into
-    // weigh_; false when q holds buffer writes (each is weighed: the pass scans q whole).
+    // weigh_ (a bit per position); false when q holds buffer writes (each is weighed:
+    // the pass scans q whole).
     bool classes_of(const std::vector<DramTxn>& q);
     // The kept position of the first request of t's class in host queue `slot` (null:
     // t's kind has no class, it is always weighed).
@@ -179,7 +180,7 @@ private:
     // queue, kept as requests arrive and leave and rows open and close, so a pass weighs
     // only those instead of scanning the queue.
     std::array<uint32_t, 2> first_buffer_read_{kNoIndex, kNoIndex};
-    std::vector<uint32_t> weigh_;  // scratch: positions a pass weighs
+    std::vector<uint64_t> weigh_;  // scratch: a bit per queue position, set for those a pass weighs
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle
