@@ -1,6 +1,7 @@
 #include "memory/dram_channel.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace zng::memory {
 
@@ -37,6 +38,7 @@ DramChannel::DramChannel(Simulator& sim, std::string name, const ClockDomain& cl
     read_q_.reserve(cfg_.read_queue);
     write_q_.reserve(cfg_.write_queue);
     internal_q_.reserve(cfg_.internal_queue);
+    weigh_.assign((std::max(read_q_.capacity(), write_q_.capacity()) + 63) / 64, 0);  // positions stay below capacity
     next_refresh_ = cfg_.timing.tREFI;
 }
 
@@ -67,8 +69,22 @@ void DramChannel::enqueue(DramTxn t, bool uses_reservation) {
     t.ready = now + cfg_.timing.frontend;
     t.started = false;
     q.push_back(t);
-    if (uses_bank(t.kind) && banks_[t.bank].open_row == t.row) ++banks_[t.bank].queued_for_open_row[queue_slot(q)];
+    count_queued(t, queue_slot(q), +1);
+    if (&q != &internal_q_) note_class(q.back(), queue_slot(q), static_cast<uint32_t>(q.size() - 1));
     wake(t.ready);
+}
+
+void DramChannel::count_queued(const DramTxn& t, size_t slot, int delta) {
+    const auto d = static_cast<uint32_t>(delta);
+    if (uses_bank(t.kind)) {
+        Bank& b = banks_[t.bank];
+        b.queued[slot] += d;
+        if (b.open_row == t.row) b.queued_for_open_row[slot] += d;
+    } else if (t.kind == DramTxnKind::BufferRead) {
+        buffer_reads_[slot] += d;
+    } else {
+        buffer_writes_[slot] += d;
+    }
 }
 
 void DramChannel::kick() {
@@ -178,15 +194,35 @@ void DramChannel::open_row(Bank& b, uint64_t row) {
     b.open_row = row;
     const auto bank = static_cast<uint32_t>(&b - banks_.data());
     for (const std::vector<DramTxn>* q : {&read_q_, &write_q_, &internal_q_}) {
+        const size_t slot = queue_slot(*q);
         uint32_t n = 0;
-        for (const DramTxn& t : *q) n += uses_bank(t.kind) && t.bank == bank && t.row == row;
-        b.queued_for_open_row[queue_slot(*q)] = n;
+        uint32_t first_open = kNoIndex, first_other = kNoIndex;
+        for (size_t i = 0; i < q->size(); ++i) {
+            const DramTxn& t = (*q)[i];
+            if (!uses_bank(t.kind) || t.bank != bank) continue;
+            if (t.row == row) {
+                ++n;
+                if (first_open == kNoIndex) first_open = static_cast<uint32_t>(i);
+            } else if (first_other == kNoIndex) {
+                first_other = static_cast<uint32_t>(i);
+            }
+        }
+        b.queued_for_open_row[slot] = n;
+        if (slot < b.first_open.size()) {
+            b.first_open[slot] = first_open;
+            b.first_other[slot] = first_other;
+        }
     }
 }
 
+// Every request for the bank now asks for another row than the open one.
 void DramChannel::close_row(Bank& b) {
     b.open_row = kNoRow;
     b.queued_for_open_row = {};
+    for (size_t slot = 0; slot < b.first_open.size(); ++slot) {
+        b.first_other[slot] = std::min(b.first_other[slot], b.first_open[slot]);
+        b.first_open[slot] = kNoIndex;
+    }
 }
 
 Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
@@ -243,7 +279,8 @@ Cycle DramChannel::earliest(const DramTxn& t, Cmd& cmd, bool& hit) {
 // writes and reads never share a queue, so a class has one kind. Buffer writes (the
 // client decides each) and the internal queue's media writes (each may or may not read
 // the old line first) are always weighed.
-bool DramChannel::dominated(const DramTxn& t) {
+// Inlined into the scan of pass(), which calls it for every queued request it passes.
+[[gnu::always_inline]] inline bool DramChannel::dominated(const DramTxn& t) {
     if (t.kind == DramTxnKind::BufferRead) {
         if (buffer_read_weighed_in_ == pass_id_) return true;
         buffer_read_weighed_in_ = pass_id_;
@@ -255,6 +292,66 @@ bool DramChannel::dominated(const DramTxn& t) {
     if (weighed == pass_id_) return true;
     weighed = pass_id_;
     return false;
+}
+
+uint32_t* DramChannel::class_first(const DramTxn& t, size_t slot) {
+    if (t.kind == DramTxnKind::BufferRead) return &first_buffer_read_[slot];
+    if (!is_host_bank_access(t.kind)) return nullptr;
+    Bank& b = banks_[t.bank];
+    return b.open_row == t.row ? &b.first_open[slot] : &b.first_other[slot];
+}
+
+void DramChannel::note_class(const DramTxn& t, size_t slot, uint32_t index) {
+    uint32_t* first = class_first(t, slot);
+    if (first && *first == kNoIndex) *first = index;
+}
+
+// The requests behind `index` move up one place; if `leaving` was the first of its class,
+// the next request of that class (if any) becomes the first.
+void DramChannel::erased(const std::vector<DramTxn>& q, const DramTxn& leaving, uint32_t index) {
+    const size_t slot = queue_slot(q);
+    uint32_t* first = class_first(leaving, slot);
+    const bool was_first = first && *first == index;
+    auto shift = [index](uint32_t& f) {
+        if (f != kNoIndex && f > index) --f;
+    };
+    for (Bank& b : banks_) {
+        shift(b.first_open[slot]);
+        shift(b.first_other[slot]);
+    }
+    shift(first_buffer_read_[slot]);
+    if (!was_first) return;
+    *first = kNoIndex;
+    for (size_t i = index; i < q.size(); ++i)
+        if (class_first(q[i], slot) == first) {
+            *first = static_cast<uint32_t>(i);
+            return;
+        }
+}
+
+bool DramChannel::classes_of(const std::vector<DramTxn>& q) {
+    const size_t slot = queue_slot(q);
+    if (buffer_writes_[slot] != 0) return false;
+    std::fill(weigh_.begin(), weigh_.end(), 0);
+    auto mark = [this](uint32_t i) {
+        if (i != kNoIndex) weigh_[i / 64] |= uint64_t{1} << (i % 64);
+    };
+    mark(first_buffer_read_[slot]);
+    for (const Bank& b : banks_) {
+        mark(b.first_open[slot]);
+        mark(b.first_other[slot]);
+    }
+    return true;
+}
+
+uint32_t DramChannel::undominated(const std::vector<DramTxn>& q) const {
+    const size_t slot = queue_slot(q);
+    uint32_t n = (buffer_reads_[slot] != 0 ? 1u : 0u) + buffer_writes_[slot];
+    for (const Bank& b : banks_) {
+        const uint32_t open = b.open_row == kNoRow ? 0 : b.queued_for_open_row[slot];
+        n += (open != 0 ? 1u : 0u) + (b.queued[slot] != open ? 1u : 0u);
+    }
+    return n;
 }
 
 void DramChannel::pass() {
@@ -283,22 +380,40 @@ void DramChannel::pass() {
 
     // Queues are in arrival order, so the first ready hit found is the oldest one, and it
     // beats every non-hit: the scan can stop there. Only when nothing issues does the
-    // pass need the full scan (for the next wake-up).
+    // pass need the full scan (for the next wake-up). Of a host queue it weighs only the
+    // first request of each class (the rest are dominated), at the positions kept for them;
+    // a queue holding buffer writes is scanned, and its scan ends once it has weighed every
+    // request that is not dominated.
     Pick first_hit, oldest;
+    auto weigh = [&](std::vector<DramTxn>* q, size_t i) {
+        const DramTxn& t = (*q)[i];
+        Cmd cmd = Cmd::None;
+        bool hit = false;
+        const Cycle e = earliest(t, cmd, hit);
+        if (e == kNever) return;
+        if (e > now) {
+            wake_at = std::min(wake_at, e);
+            return;
+        }
+        if (hit) first_hit = Pick{q, i, t.seq, cmd};
+        else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
+    };
     for (auto* q : candidates_) {
+        const bool host = q != &internal_q_;
+        if (host && classes_of(*q)) {
+            for (size_t w = 0; w < weigh_.size() && !first_hit.queue; ++w)
+                for (uint64_t bits = weigh_[w]; bits != 0 && !first_hit.queue; bits &= bits - 1)
+                    weigh(q, w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+            continue;
+        }
+        uint32_t to_weigh = host ? undominated(*q) : 0;
         for (size_t i = 0; i < q->size() && !first_hit.queue; ++i) {
-            const DramTxn& t = (*q)[i];
-            if (q != &internal_q_ && dominated(t)) continue;
-            Cmd cmd = Cmd::None;
-            bool hit = false;
-            const Cycle e = earliest(t, cmd, hit);
-            if (e == kNever) continue;
-            if (e > now) {
-                wake_at = std::min(wake_at, e);
-                continue;
+            if (host) {
+                if (to_weigh == 0) break;  // the rest are dominated
+                if (dominated((*q)[i])) continue;
+                --to_weigh;
             }
-            if (hit) first_hit = Pick{q, i, t.seq, cmd};
-            else if (t.seq < oldest.seq) oldest = Pick{q, i, t.seq, cmd};
+            weigh(q, i);
         }
     }
     const Pick& p = first_hit.queue ? first_hit : oldest;
@@ -312,9 +427,9 @@ void DramChannel::pass() {
     if (p.cmd == Cmd::ColRead || p.cmd == Cmd::ColWrite || p.cmd == Cmd::Program) {
         note_occupancy();
         const DramTxn leaving = t;
-        if (uses_bank(leaving.kind) && banks_[leaving.bank].open_row == leaving.row)
-            --banks_[leaving.bank].queued_for_open_row[queue_slot(*p.queue)];
+        count_queued(leaving, queue_slot(*p.queue), -1);
         p.queue->erase(p.queue->begin() + static_cast<std::ptrdiff_t>(p.index));
+        if (p.queue != &internal_q_) erased(*p.queue, leaving, static_cast<uint32_t>(p.index));
         if (!idle()) wake(now + 1);
         if (leaving.kind == DramTxnKind::BufferWrite) client_.issued(*this, leaving);
         if (leaving.kind != DramTxnKind::MediaWrite) client_.room_freed(*this);

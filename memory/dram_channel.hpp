@@ -101,6 +101,7 @@ private:
     enum class Cmd : uint8_t { None, Pre, Act, ColRead, ColWrite, Program };
     static constexpr uint64_t kNoRow = ~0ull;
     static constexpr Cycle kNever = ~0ull;
+    static constexpr uint32_t kNoIndex = ~0u;
 
     struct Bank {
         uint64_t open_row = kNoRow;
@@ -111,6 +112,13 @@ private:
         // Queued requests for the open row, per queue (read, write, internal); kept as
         // requests arrive and leave and rows open and close, so FR-FCFS can ask without a scan.
         std::array<uint32_t, 3> queued_for_open_row{};
+        // All queued requests for this bank, per queue: with the above, tells whether a
+        // queue holds requests to another row than the open one.
+        std::array<uint32_t, 3> queued{};
+        // Per host queue (read, write), the position of its first request to the open row
+        // and of its first request to another row (kNoIndex: none); see first_of_class_.
+        std::array<uint32_t, 2> first_open{kNoIndex, kNoIndex};
+        std::array<uint32_t, 2> first_other{kNoIndex, kNoIndex};
         // The pass that already weighed this bank's first queued request to its open row
         // (`open_row_weighed_in`) or to another row (`other_row_weighed_in`); see pass().
         uint64_t open_row_weighed_in = 0;
@@ -125,6 +133,20 @@ private:
 
     void pass();
     bool dominated(const DramTxn& t);
+    // How many requests of queue q a pass weighs (the rest are dominated): one per class
+    // present, plus every buffer write.
+    uint32_t undominated(const std::vector<DramTxn>& q) const;
+    void count_queued(const DramTxn& t, size_t slot, int delta);
+    // The positions of the requests a pass weighs in host queue q, in queue order, into
+    // weigh_ (a bit per position); false when q holds buffer writes (each is weighed:
+    // the pass scans q whole).
+    bool classes_of(const std::vector<DramTxn>& q);
+    // The kept position of the first request of t's class in host queue `slot` (null:
+    // t's kind has no class, it is always weighed).
+    uint32_t* class_first(const DramTxn& t, size_t slot);
+    void note_class(const DramTxn& t, size_t slot, uint32_t index);
+    // Host queue q lost `leaving`, which stood at `index`.
+    void erased(const std::vector<DramTxn>& q, const DramTxn& leaving, uint32_t index);
     void finish(DramTxn& t);
     Cycle earliest(const DramTxn& t, Cmd& cmd, bool& hit);
     uint32_t pending_hits(const Bank& b) const;
@@ -152,6 +174,13 @@ private:
     bool write_mode_ = false;
     uint64_t pass_id_ = 0;
     uint64_t buffer_read_weighed_in_ = 0;  // the pass that weighed the first queued BufferRead
+    std::array<uint32_t, 3> buffer_reads_{};   // queued BufferReads, per queue
+    std::array<uint32_t, 3> buffer_writes_{};  // queued BufferWrites, per queue
+    // The position of the first request of each class (see dominated()) in each host
+    // queue, kept as requests arrive and leave and rows open and close, so a pass weighs
+    // only those instead of scanning the queue.
+    std::array<uint32_t, 2> first_buffer_read_{kNoIndex, kNoIndex};
+    std::vector<uint64_t> weigh_;  // scratch: a bit per queue position, set for those a pass weighs
     std::array<std::vector<DramTxn>*, 2> candidates_{};  // the queues the current pass serves
 
     Cycle cmd_ok_ = 0;       // command bus: one command per cycle

@@ -116,7 +116,7 @@ int cmd_run(int argc, char** argv) {
             workload_record.push_back(workload_json(name, mine));
             std::string path = workloads::cached_workload_trace(name, mine, trace_cache_dir());
             apps.push_back({name, trace::open_trace(path)});
-            reopen.push_back({name, [path] { return trace::open_trace(path); }});
+            reopen.push_back({name, [path] { return trace::open_trace(path); }, path});
         }
     } else {
         std::string fmt_name = vm["trace-format"].as<std::string>();
@@ -124,7 +124,7 @@ int cmd_run(int argc, char** argv) {
             auto src = open_trace_input(path, fmt_name);
             std::string name = src->header().workload.empty() ? fs::path(path).filename().string() : src->header().workload;
             apps.push_back({name, std::move(src)});
-            reopen.push_back({name, [path, fmt_name] { return open_trace_input(path, fmt_name); }});
+            reopen.push_back({name, [path, fmt_name] { return open_trace_input(path, fmt_name); }, ""});
         }
     }
 

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "sim/core/errors.hpp"
@@ -28,13 +32,69 @@ double share_of(const ConfigNode& entry) {
     return v;
 }
 
+// What identifies the contents of a trace file well enough to reuse its footprint: its
+// size and modification time ("" when the file cannot be examined).
+std::string file_identity(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(path, ec);
+    if (ec) return "";
+    const auto mtime = fs::last_write_time(path, ec);
+    if (ec) return "";
+    return fmt::format("{} {}", size, mtime.time_since_epoch().count());
+}
+
+// The footprint remembered for trace_file, or 0 when none is remembered for its
+// current contents.
+uint64_t remembered_footprint(const std::string& trace_file) {
+    const std::string id = file_identity(trace_file);
+    if (id.empty()) return 0;
+    std::ifstream in(footprint_file(trace_file));
+    std::string line;
+    if (!std::getline(in, line) || line != id) return 0;
+    uint64_t bytes = 0;
+    if (!(in >> bytes)) return 0;
+    return bytes;
+}
+
+// Remembers the footprint of trace_file; written under a temporary name and renamed,
+// so concurrent runs never read half a file. Failing to remember costs only time.
+void remember_footprint(const std::string& trace_file, uint64_t bytes) {
+    const std::string id = file_identity(trace_file);
+    if (id.empty()) return;
+    const std::string dest = footprint_file(trace_file);
+    const std::string tmp = fmt::format("{}.tmp{}", dest, ::getpid());
+    {
+        std::ofstream out(tmp);
+        out << id << '\n' << bytes << '\n';
+        if (!out) {
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+            return;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, dest, ec);
+    if (ec) std::filesystem::remove(tmp, ec);
+}
+
+uint64_t footprint_of(const DataSetInput& a) {
+    if (!a.trace_file.empty())
+        if (const uint64_t known = remembered_footprint(a.trace_file)) return known;
+    std::unique_ptr<trace::TraceSource> src = a.open();
+    const uint64_t bytes = trace::summarize(*src).footprint_bytes();
+    if (bytes != 0 && !a.trace_file.empty()) remember_footprint(a.trace_file, bytes);
+    return bytes;
+}
+
 }  // namespace
+
+std::string footprint_file(const std::string& trace_file) { return trace_file + ".footprint"; }
 
 uint64_t data_set_bytes(const std::vector<DataSetInput>& apps) {
     uint64_t total = 0;
     for (const auto& a : apps) {
-        std::unique_ptr<trace::TraceSource> src = a.open();
-        const uint64_t app = trace::summarize(*src).footprint_bytes();
+        const uint64_t app = footprint_of(a);
         if (app == 0)
             throw ConfigError(fmt::format("run.data_set_ratio needs each application's data set, but the trace of "
                                           "'{}' touches no global memory",

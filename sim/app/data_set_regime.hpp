@@ -22,10 +22,18 @@
 namespace zng::cli {
 
 // One application's trace, opened afresh (the footprint pass reads it to the end).
+// `trace_file`, when set, is the file `open` reads: its footprint is then remembered
+// beside it (trace_file + ".footprint", with the file's size and modification time) and
+// read back by later runs while the file is unchanged, so the points of a sweep that
+// share a cached workload trace pass over it once instead of once per point.
 struct DataSetInput {
     std::string name;
     std::function<std::unique_ptr<trace::TraceSource>()> open;
+    std::string trace_file;
 };
+
+// The file a trace's remembered footprint is kept in.
+std::string footprint_file(const std::string& trace_file);
 
 // Bytes of global memory the applications touch together (128 B lines, summed over apps).
 uint64_t data_set_bytes(const std::vector<DataSetInput>& apps);

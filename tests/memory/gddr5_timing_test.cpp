@@ -78,6 +78,36 @@ TEST(Gddr5Timing, FrFcfsServesYoungerRowHitBeforeOlderConflict) {
     EXPECT_EQ(req.latency(older), tCCD + tRTP + tRP + tRCD + tCL + kBurst128);    // 44 ns
 }
 
+TEST(Gddr5Timing, EveryQueuedRowHitGoesInArrivalOrderBeforeAnOlderConflict) {
+    // The scheduler weighs only the first queued request of each class (a bank's
+    // requests to its open row, to other rows); when the first hit leaves, the next
+    // one must take its place. Addresses 128, 1536 = 6 x 256 (column 1) and 1664 are
+    // all channel 0 / bank 0 / row 0.
+    Simulator sim;
+    Backend b = make_backend(sim, kGddr5);
+    RecordingRequester req(sim, *b.memory);
+    req.send(MemOp::Read, 0);
+    sim.run();  // row 0 open at 28 ns
+    const uint64_t older = req.send(MemOp::Read, kRow1);
+    const uint64_t h1 = req.send(MemOp::Read, 128);
+    const uint64_t h2 = req.send(MemOp::Read, 1536);
+    const uint64_t h3 = req.send(MemOp::Read, 1664);
+    sim.run();
+    ASSERT_EQ(req.order.size(), 5u);
+    EXPECT_EQ(req.order[1], h1);
+    EXPECT_EQ(req.order[2], h2);
+    EXPECT_EQ(req.order[3], h3);
+    EXPECT_EQ(req.order[4], older);
+    // Each hit is two BL8 READs, 2 x tCCD = 4 ns of column commands: READs from 28, 32
+    // and 36, each done tCL + 4 ns later (16, 20, 24 ns after arrival at 28). The PRE
+    // waits for the last hit's second READ (38) + tRTP = 40, then tRP, tRCD, tCL and the
+    // burst: done at 40 + 12 + 12 + 12 + 4 = 80, 52 ns after arrival.
+    EXPECT_EQ(req.latency(h1), tCL + kBurst128);                                           // 16 ns
+    EXPECT_EQ(req.latency(h2), 2 * tCCD + tCL + kBurst128);                                // 20 ns
+    EXPECT_EQ(req.latency(h3), 4 * tCCD + tCL + kBurst128);                                // 24 ns
+    EXPECT_EQ(req.latency(older), 5 * tCCD + tRTP + tRP + tRCD + tCL + kBurst128);         // 52 ns
+}
+
 TEST(Gddr5Timing, IdleWriteIsAcknowledgedWhenItsDataIsIn) {
     Simulator sim;
     Backend b = make_backend(sim, kGddr5);

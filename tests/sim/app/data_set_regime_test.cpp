@@ -2,6 +2,10 @@
 #include "sim/app/data_set_regime.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "sim/core/errors.hpp"
 #include "support/trace_helpers.hpp"
@@ -22,11 +26,12 @@ DataSetInput app_touching(const std::string& name, uint32_t records, uint64_t ba
                 for (uint32_t i = 0; i < records; ++i)
                     cta[0].push_back(i % 2 ? store(0x10 + i, base + i * 4096ull, 128) : load(0x10 + i, base + i * 4096ull, 128));
                 return std::unique_ptr<trace::TraceSource>(make_trace({cta}, 1));
-            }};
+            },
+            ""};
 }
 
 DataSetInput never_opened() {
-    return {"x", []() -> std::unique_ptr<trace::TraceSource> { throw std::logic_error("trace opened"); }};
+    return {"x", []() -> std::unique_ptr<trace::TraceSource> { throw std::logic_error("trace opened"); }, ""};
 }
 
 const char* kPlatform =
@@ -88,6 +93,43 @@ TEST(DataSetRegime, BadEntriesNameTheFileAndKey) {
     ConfigNode negative = parse_config_text(kPlatform, "p.yaml");
     apply_override(negative, "run.data_set_ratio=-1");
     EXPECT_THROW(apply_data_set_regime(negative, {never_opened()}), ConfigError);
+}
+
+// A stand-in trace file: only its size and modification time matter to the footprint
+// memory, the trace itself comes from the input's `open`.
+struct TraceFileStandIn {
+    std::string path = (std::filesystem::temp_directory_path() /
+                        ("zng-footprint-" + std::to_string(::getpid()) + ".ztr"))
+                           .string();
+    TraceFileStandIn() { write("first contents"); }
+    ~TraceFileStandIn() {
+        std::filesystem::remove(path);
+        std::filesystem::remove(footprint_file(path));
+    }
+    void write(const std::string& text) const { std::ofstream(path, std::ios::trunc) << text; }
+};
+
+DataSetInput with_file(DataSetInput in, const std::string& file) {
+    in.trace_file = file;
+    return in;
+}
+
+TEST(DataSetRegime, FootprintOfAnUnchangedTraceFileIsReadBackWithoutReadingTheTrace) {
+    const TraceFileStandIn f;
+    // 10 x 32 lines x 128 B = 40,960 B, computed from the trace and remembered.
+    EXPECT_EQ(data_set_bytes({with_file(app_touching("a", 10, 1 << 20), f.path)}), 40960u);
+    EXPECT_TRUE(std::filesystem::exists(footprint_file(f.path)));
+    // The same file again: the remembered 40,960 B, and the trace is not opened.
+    EXPECT_EQ(data_set_bytes({with_file(never_opened(), f.path)}), 40960u);
+}
+
+TEST(DataSetRegime, FootprintOfAChangedTraceFileIsComputedAgain) {
+    const TraceFileStandIn f;
+    EXPECT_EQ(data_set_bytes({with_file(app_touching("a", 10, 1 << 20), f.path)}), 40960u);
+    f.write("other contents, of another size");
+    // The remembered 40,960 B no longer applies: 3 x 32 x 128 = 12,288 B from the trace.
+    EXPECT_EQ(data_set_bytes({with_file(app_touching("a", 3, 1 << 20), f.path)}), 12288u);
+    EXPECT_THROW(data_set_bytes({with_file(never_opened(), "/nonexistent/zng-trace.ztr")}), std::logic_error);
 }
 
 }  // namespace
