@@ -15,9 +15,12 @@ const Param<Time> kReadLatency{"read_latency", "82us", "4 KiB random read latenc
 const Param<Time> kWriteLatency{"write_latency", "15us",
                                 "4 KiB random write latency, QD1 (Intel P5510 specification)"};
 const auto kReadIops =
-    Param<Real>("read_iops", "700000", "4 KiB random read operations per second (Intel P5510 3.84 TB: 700K)").min(1);
+    Param<Real>("read_iops", "700000",
+                "read commands per second, the datasheet's 4 KiB random read IOPS (Intel P5510 3.84 TB: 700K)")
+        .min(1);
 const auto kWriteIops =
-    Param<Real>("write_iops", "170000", "4 KiB random write operations per second (Intel P5510 3.84 TB: 170K)")
+    Param<Real>("write_iops", "170000",
+                "write commands per second, the datasheet's 4 KiB random write IOPS (Intel P5510 3.84 TB: 170K)")
         .min(1);
 const auto kReadBandwidth =
     Param<Bandwidth>("read_bandwidth", "6500MB/s", "sequential read bandwidth (Intel P5510 3.84 TB: 6500 MB/s)")
@@ -56,11 +59,26 @@ CalibratedSsdDevice::CalibratedSsdDevice(Simulator& sim, const CalibratedSsdSett
       write_{s.write_latency, BandwidthServer(s.write_iops, 0), BandwidthServer(s.write_bandwidth, 0)},
       ready_(sim, [this](uint32_t& c) { done_(c); }, "ssd-calibrated") {}
 
+// Datasheets quote the two ceilings with different commands: random performance as IOPS
+// of 4 KB commands, sequential performance as MB/s of 128 KB commands (Intel's P5510
+// specification measures its random read/write IOPS with 4 KB transfers and its
+// sequential read/write with 128 KB ones; Samsung's PM1725a and 990 PRO datasheets
+// likewise quote "4KB" random IOPS and "128KB" sequential MB/s). The IOPS figure is a
+// rate of commands, each a 4 KiB one: charging it per 4 KiB of a larger command would
+// make a 128 KiB sequential write 32 random ones and cap a drive at IOPS x 4 KiB (a
+// PM1725's 180K x 4 KiB = 737 MB/s, not its 2.6 GB/s). So every command takes one
+// operation and its bytes take the bandwidth server; nothing else changes with the
+// command's size. A command under 4 KiB is still one operation (a drive's mapping
+// unit is 4 KiB and no datasheet quotes faster IOPS below it), one above 128 KiB is
+// bandwidth-bound as a 128 KiB one is. Between 4 and 128 KiB the datasheet gives no
+// figure, and the model takes the lower of its two ceilings, min(IOPS x bytes,
+// bandwidth); it knows no access pattern (the address is unused), so it does not model
+// the garbage collection that makes a full drive's small random writes slower than its
+// sequential ones beyond what the 4 KiB random-write IOPS already says.
 void CalibratedSsdDevice::start(uint32_t cmd, IoOp op, uint64_t, uint64_t bytes) {
     Side& side = op == IoOp::Write ? write_ : read_;
     const Tick now = sim_.now();
-    const uint64_t ops = (bytes + CalibratedSsdSettings::kOpBytes - 1) / CalibratedSsdSettings::kOpBytes;
-    const Tick ready = std::max({now + side.latency, side.ops.transfer(now, ops), side.bytes.transfer(now, bytes)});
+    const Tick ready = std::max({now + side.latency, side.ops.transfer(now, 1), side.bytes.transfer(now, bytes)});
     ready_.push(cmd, ready);
 }
 

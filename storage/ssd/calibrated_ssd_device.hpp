@@ -1,11 +1,14 @@
 // Device `calibrated`: an SSD described by its datasheet rather than its flash. A
 // command takes the drive's latency when it is alone; underneath, two ceilings hold
-// whatever the load: commands pass an IOPS server (one 4 KiB operation per 1 / IOPS)
-// and a bandwidth server (bytes / sequential bandwidth), reads and writes each their
-// own. A command is ready at the latest of start + latency and the ends of its two
-// reservations, so a drive saturates at min(IOPS x 4 KiB, bandwidth) while a lone
-// command costs the latency. The flash's channel x die parallelism is what these
-// ceilings measure; the firmware device models it structurally instead.
+// whatever the load, reads and writes each their own: an IOPS server that takes one
+// operation per command (1 / IOPS each), and a bandwidth server that takes the
+// command's bytes (bytes / sequential bandwidth). A command is ready at the latest of
+// start + latency and the ends of its two reservations, so a drive completes
+// min(IOPS, bandwidth / command bytes) commands per second: 4 KiB random commands meet
+// the IOPS ceiling and 128 KiB sequential ones the bandwidth ceiling, as the two
+// datasheet figures are measured, while a lone command costs the latency. The flash's
+// channel x die parallelism is what these ceilings measure; the firmware device models
+// it structurally instead.
 #pragma once
 #include "sim/core/timed_queue.hpp"
 #include "storage/bandwidth_server.hpp"
@@ -15,10 +18,9 @@ namespace zng::storage {
 
 struct CalibratedSsdSettings {
     Tick read_latency = 0, write_latency = 0;
-    double read_iops = 0, write_iops = 0;            // 4 KiB operations per second
-    double read_bandwidth = 0, write_bandwidth = 0;  // bytes/s
+    double read_iops = 0, write_iops = 0;            // commands per second (datasheet: 4 KiB random)
+    double read_bandwidth = 0, write_bandwidth = 0;  // bytes/s (datasheet: 128 KiB sequential)
     uint64_t capacity = 0;
-    static constexpr uint64_t kOpBytes = 4096;      // the granule datasheet IOPS are quoted in
 };
 
 class CalibratedSsdDevice final : public SsdDevice {
@@ -34,7 +36,7 @@ public:
 private:
     struct Side {
         Tick latency;
-        BandwidthServer ops;    // "bytes" are 4 KiB operations: its rate is the IOPS
+        BandwidthServer ops;    // "bytes" are commands: its rate is the IOPS
         BandwidthServer bytes;
     };
     Simulator& sim_;
