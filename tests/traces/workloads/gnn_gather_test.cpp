@@ -5,12 +5,15 @@
 #include <vector>
 
 #include "dense_test_support.hpp"
+#include "io_trace_counts.hpp"
 #include "traces/workloads/graph/graph_inputs.hpp"
 #include "traces/workloads/storage/gnn_gather.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 namespace zng::workloads {
 namespace {
+using testing::count_io_trace;
+using testing::IoTraceCounts;
 
 // Vertices paired 0-1, 2-3, ...: every vertex has exactly one neighbour, its partner.
 graph::CsrGraph pairs(uint64_t n) {
@@ -43,39 +46,6 @@ TEST(GnnGather, AVertexWithoutEdgesSamplesNothing) {
     EXPECT_EQ(sample_batch(g, 4, 25, 10, rng), std::vector<uint64_t>{0});
 }
 
-struct Counts {
-    uint32_t kernels = 0;
-    uint64_t submit_lanes = 0, waits = 0, loads = 0, compute = 0;
-    std::vector<trace::RecordKind> warp0;  // the first warp of the first kernel
-};
-
-Counts read_all(const std::string& path) {
-    Counts s;
-    auto src = trace::open_trace(path);
-    trace::KernelInfo k;
-    trace::CtaTrace cta;
-    while (src->next_kernel(k)) {
-        ++s.kernels;
-        bool first_cta = true;
-        while (src->next_cta(cta)) {
-            for (size_t wi = 0; wi < cta.warps.size(); ++wi) {
-                trace::WarpCursor c(cta.warps[wi]);
-                trace::WarpRecord r;
-                while (!c.done()) {
-                    c.next(r);
-                    s.compute += r.compute;
-                    if (s.kernels == 1 && first_cta && wi == 0) s.warp0.push_back(r.kind);
-                    if (r.kind == trace::RecordKind::IoSubmit) s.submit_lanes += std::popcount(r.active_mask);
-                    if (r.kind == trace::RecordKind::IoWait) ++s.waits;
-                    if (r.kind == trace::RecordKind::Load) ++s.loads;
-                }
-            }
-            first_cta = false;
-        }
-    }
-    return s;
-}
-
 // The rows of the workload's two batches, as the generator draws them (same graph and
 // seed), to count the trace by.
 uint64_t rows_of(const WorkloadOptions& o, uint64_t batch_size, uint32_t batches) {
@@ -96,9 +66,9 @@ TEST(GnnGather, SerialProgramGathersThenComputesEachBatch) {
     const uint64_t rows = rows_of(o, 4, 2);
     const std::string path = testing::tmp_trace("gnn_serial");
     generate_workload("gnn_gather", o, path);
-    const Counts s = read_all(path);
+    const IoTraceCounts s = count_io_trace(path);
     EXPECT_EQ(s.kernels, 4u);
-    EXPECT_EQ(s.submit_lanes, rows);
+    EXPECT_EQ(s.read_lanes + s.write_lanes, rows);
     EXPECT_EQ(s.waits, 32u);
     EXPECT_EQ(s.loads, rows * 4);
     // Compute: 512 per row, plus 4 per io_submit of the gather (counted at least once).
@@ -115,9 +85,9 @@ TEST(GnnGather, PipelinedProgramSubmitsTheNextBatchBeforeComputing) {
     const uint64_t rows = rows_of(o, 4, 2);
     const std::string path = testing::tmp_trace("gnn_pipelined");
     generate_workload("gnn_gather", o, path);
-    const Counts s = read_all(path);
+    const IoTraceCounts s = count_io_trace(path);
     EXPECT_EQ(s.kernels, 1u);
-    EXPECT_EQ(s.submit_lanes, rows);
+    EXPECT_EQ(s.read_lanes + s.write_lanes, rows);
     EXPECT_EQ(s.waits, 32u);
     EXPECT_EQ(s.loads, rows * 4);
     using K = trace::RecordKind;

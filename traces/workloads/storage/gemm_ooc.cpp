@@ -45,21 +45,8 @@ struct Gemm {
 // after the other in the request numbering) to/from GPU `dest`; chunk c to warp c mod warps.
 void submit_tiles(WarpEmitter& we, const Gemm& g, uint32_t gw, uint32_t tag, bool write, const uint64_t* src,
                   uint32_t ntiles, uint64_t dest) {
-    const uint64_t per_tile = g.tile_bytes / g.request;
-    const uint64_t requests = per_tile * ntiles;
-    const uint64_t chunks = (requests + trace::kWarpSize - 1) / trace::kWarpSize;
-    for (uint64_t c = gw; c < chunks; c += g.warps) {
-        LaneAddrs off{};
-        uint32_t mask = 0;
-        for (uint32_t l = 0; l < trace::kWarpSize && c * trace::kWarpSize + l < requests; ++l) {
-            const uint64_t r = c * trace::kWarpSize + l;
-            off[l] = src[r / per_tile] + r % per_tile * g.request;
-            mask |= 1u << l;
-        }
-        we.compute(kAddressCompute);
-        we.io_submit(write ? kWritePc : kReadPc, mask, write, static_cast<uint32_t>(g.request), tag, off,
-                     dest + c * trace::kWarpSize * g.request, static_cast<int64_t>(g.request));
-    }
+    submit_pieces(we, OocIo{g.warps, g.request, kReadPc, kWritePc, kAddressCompute}, gw, tag, write, src, ntiles,
+                  g.tile_bytes, dest);
 }
 
 // Step s = (i, j, k) with k fastest.

@@ -74,21 +74,8 @@ uint32_t step_pieces(const Sort& g, uint32_t phase, uint64_t s, uint64_t src[2],
 // or from GPU `buffer`; chunk c of 32 to grid warp c mod warps.
 void submit_pieces(WarpEmitter& we, const Sort& g, uint32_t gw, uint32_t tag, bool write, const uint64_t* src,
                    uint32_t npieces, uint64_t piece_bytes, uint64_t buffer) {
-    const uint64_t per_piece = piece_bytes / g.request;
-    const uint64_t requests = per_piece * npieces;
-    const uint64_t chunks = (requests + trace::kWarpSize - 1) / trace::kWarpSize;
-    for (uint64_t c = gw; c < chunks; c += g.warps) {
-        LaneAddrs off{};
-        uint32_t mask = 0;
-        for (uint32_t l = 0; l < trace::kWarpSize && c * trace::kWarpSize + l < requests; ++l) {
-            const uint64_t r = c * trace::kWarpSize + l;
-            off[l] = src[r / per_piece] + r % per_piece * g.request;
-            mask |= 1u << l;
-        }
-        we.compute(kAddressCompute);
-        we.io_submit(write ? kWritePc : kReadPc, mask, write, static_cast<uint32_t>(g.request), tag, off,
-                     buffer + c * trace::kWarpSize * g.request, static_cast<int64_t>(g.request));
-    }
+    workloads::submit_pieces(we, OocIo{g.warps, g.request, kReadPc, kWritePc, kAddressCompute}, gw, tag, write, src,
+                             npieces, piece_bytes, buffer);
 }
 
 void read_step(WarpEmitter& we, const Sort& g, uint32_t phase, uint64_t s, uint32_t gw, uint32_t tag) {

@@ -46,4 +46,34 @@ void launch_ooc_kernel(WorkloadContext& ctx, const std::string& name, uint32_t c
     ke.end();
 }
 
+// The out-of-core programs' I/O: requests of `request` bytes covering `npieces` pieces of
+// `piece_bytes` each (numbered one after the other), piece i starting at storage offset
+// src[i], to or from GPU memory at `buffer`. Chunk c of 32 requests is issued by grid warp
+// c mod `warps`; this emits grid warp `gw`'s chunks, each after `address_compute`
+// instructions of address arithmetic.
+struct OocIo {
+    uint32_t warps;
+    uint64_t request;
+    uint64_t read_pc, write_pc;
+    uint32_t address_compute;
+};
+inline void submit_pieces(WarpEmitter& we, const OocIo& io, uint32_t gw, uint32_t tag, bool write,
+                          const uint64_t* src, uint32_t npieces, uint64_t piece_bytes, uint64_t buffer) {
+    const uint64_t per_piece = piece_bytes / io.request;
+    const uint64_t requests = per_piece * npieces;
+    const uint64_t chunks = (requests + trace::kWarpSize - 1) / trace::kWarpSize;
+    for (uint64_t c = gw; c < chunks; c += io.warps) {
+        LaneAddrs off{};
+        uint32_t mask = 0;
+        for (uint32_t l = 0; l < trace::kWarpSize && c * trace::kWarpSize + l < requests; ++l) {
+            const uint64_t r = c * trace::kWarpSize + l;
+            off[l] = src[r / per_piece] + r % per_piece * io.request;
+            mask |= 1u << l;
+        }
+        we.compute(io.address_compute);
+        we.io_submit(write ? io.write_pc : io.read_pc, mask, write, static_cast<uint32_t>(io.request), tag, off,
+                     buffer + c * trace::kWarpSize * io.request, static_cast<int64_t>(io.request));
+    }
+}
+
 }  // namespace zng::workloads
