@@ -82,6 +82,14 @@ const auto kDirtyWatermark =
                 "merging or its log block full) (1, the default: a dirty page is programmed only when a miss needs "
                 "its register)")
         .range(0, 1);
+const Param<Bool> kWriteStaging{
+    "write_staging", "false",
+    "every store that turns a register dirty queues its page for a background program, and each die programs the "
+    "queued pages one at a time in the order of their first store, never the page the last store went to nor one "
+    "whose program would wait for a merge; the page stays readable in its register until its program starts (seed "
+    "004 III-A: \"for each write request, the application writes the data to the NLS and adds a data migration task "
+    "to the pool; the library then executes the data migration tasks from the pool one by one\"); false: dirty "
+    "pages are programmed when evicted or above dirty_watermark"};
 const auto kEndurance =
     Param<UInt32>("endurance", "100000", "P/E cycles after which a block counts as worn out").range(1, 1e9);
 const Param<Section> kThrashingChecker{
@@ -102,7 +110,8 @@ const ComponentSchema& flash_section_schema() {
                    kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
                    kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
                    kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
-                   kReadsKeepPages,    kDirtyWatermark,    kEndurance,            kThrashingChecker},
+                   kReadsKeepPages,    kDirtyWatermark,       kWriteStaging,            kEndurance,
+                   kThrashingChecker},
         .ports = {},
     }};
     return s.schema;
@@ -145,6 +154,7 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.multi_plane = p[kMultiPlane];
     s.write_miss_sense = p[kWriteMissSense];
     s.dirty_watermark = p[kDirtyWatermark];
+    s.write_staging = p[kWriteStaging];
     s.reads_take_dirty_registers = p[kReadsTakeDirtyRegisters];
     s.reads_keep_pages = p[kReadsKeepPages];
     s.cache_program = p[kCacheProgram];

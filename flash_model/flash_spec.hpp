@@ -46,6 +46,7 @@ struct FlashSpec {
     bool reads_take_dirty_registers = false;  // a read miss may evict a dirty register (else the page buffer serves it)
     bool reads_keep_pages = true;  // a read miss keeps its page in an empty or clean register (else the page buffer)
     double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
+    bool write_staging = false;  // a page is queued for a background program at its first store, programmed FIFO
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random
     const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet

@@ -32,6 +32,9 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
                                                         shared.spec.geometry.planes_per_package())),
       thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
       free_ports_(shared.spec.io_ports_per_package),
+      staged_generation_(regs_.size(), 0),
+      staged_program_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die(),
+                      kNoStagedProgram),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
     // A dirty page whose log group is being merged, or whose log block is full, cannot
     // be programmed until a merge ends (the log block is about to be erased, or has no
@@ -213,9 +216,50 @@ void FlashPackage::maybe_flush(uint32_t plane) {
         ++*sh_.c.background_programs;
         start_evict(static_cast<uint32_t>(r));
     }
+    if (sh_.spec.write_staging) drain_staged();
 }
 
-void FlashPackage::start_evict(uint32_t reg) {
+void FlashPackage::stage(uint32_t reg) {
+    // Seed 004 III-A: "for each write request, the application writes the data to the NLS
+    // and adds a data migration task to the pool; the library then executes the data
+    // migration tasks from the pool one by one": the store is acknowledged from the
+    // register, and its page waits here for a program in the background.
+    staged_.push_back({reg, ++staged_generation_[reg]});
+}
+
+void FlashPackage::drain_staged() {
+    // A program started here may end at once (a retired block) and come back here.
+    if (draining_) {
+        drain_again_ = true;
+        return;
+    }
+    draining_ = true;
+    do {
+        drain_again_ = false;
+        for (size_t i = 0; i < staged_.size();) {
+            const StagedPage s = staged_[i];
+            if (s.generation != staged_generation_[s.reg] || !regs_[s.reg].dirty) {
+                staged_.erase_at(i);  // programmed already (evicted by a miss): nothing left to migrate
+                continue;
+            }
+            // One queued page in programming per die, so that the pages after it stay
+            // readable in their registers until their turn; a page that may not be
+            // programmed now (the register taking the stores, held by a merge, or
+            // busy) keeps its place and the next one goes.
+            const uint32_t die = die_of(FlashRegisterFile::tag_plane(regs_[s.reg].tag));
+            if (staged_program_[die] != kNoStagedProgram || !regs_.background_programmable(s.reg)) {
+                ++i;
+                continue;
+            }
+            staged_.erase_at(i);
+            ++*sh_.c.background_programs;
+            start_evict(s.reg, true);
+        }
+    } while (drain_again_);
+    draining_ = false;
+}
+
+void FlashPackage::start_evict(uint32_t reg, bool staged) {
     FlashRegister& g = regs_[reg];
     regs_.set_busy(reg, true);
     regs_.set_programming(reg, true);
@@ -225,6 +269,7 @@ void FlashPackage::start_evict(uint32_t reg) {
     FlashTxn& e = sh_.txns[id];
     e.kind = TxnKind::Evict;
     e.plane = FlashRegisterFile::tag_plane(g.tag);
+    if (staged) staged_program_[die_of(e.plane)] = id;
     e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
     e.reg = static_cast<int32_t>(reg);
     e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
@@ -466,8 +511,15 @@ void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].byt
 
 void FlashPackage::finish_evict(uint32_t id) {
     const int32_t reg = sh_.txns[id].reg;
+    uint32_t& staged = staged_program_[die_of(sh_.txns[id].plane)];
+    const bool staged_done = staged == id;
+    if (staged_done) staged = kNoStagedProgram;
     sh_.txns.release(id);
-    if (reg >= 0) release_register(static_cast<uint32_t>(reg));
+    if (reg >= 0) {
+        release_register(static_cast<uint32_t>(reg));  // drains the queue too
+    } else if (staged_done) {
+        drain_staged();  // the die's next queued page
+    }
 }
 
 void FlashPackage::program_started(uint32_t id) {
@@ -549,9 +601,11 @@ void FlashPackage::port_done(uint32_t id) {
         }
         case TxnKind::DemandWrite: {
             const uint32_t reg = static_cast<uint32_t>(t.reg);
+            const bool first_store = !regs_[reg].dirty;
             regs_[reg].chunks |= t.chunks;
             regs_.set_dirty(reg, true);
             regs_.note_written(reg);
+            if (first_store && sh_.spec.write_staging) stage(reg);
             regs_.set_busy(reg, false);
             sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr));
             const uint32_t plane = t.plane;

@@ -19,7 +19,11 @@
 //    store went to, nor a page whose log group is merging or whose log block is full:
 //    its program would hold the register until a merge ends); if only part of it was written and the page holds
 //    data, the old copy is sensed (tR) and merged first. A miss that needs a dirty
-//    register waits for a program under way, not for one parked until a merge ends;
+//    register waits for a program under way, not for one parked until a merge ends.
+//    With write_staging, the store that turns a register dirty also queues its page,
+//    and each die programs the queued pages in the background one at a time, in the
+//    order of their first store, with the same exclusions (seed 004's staging: writes
+//    return from the fast tier, migration tasks drain first in, first out behind them);
 //  - firmware read / program / erase: exact addresses, through the plane's page buffer.
 // Array operations of a plane run one at a time; planes of a die overlap when
 // multi_plane allows (operations of one kind only), else the die runs one at a time.
@@ -104,7 +108,14 @@ private:
     void kick_waiting();
     bool admit(uint32_t t);
     bool admit_to_page_buffer(uint32_t t, uint64_t tag);
-    void start_evict(uint32_t reg);
+    // `staged`: the die's background program of a queued page (write_staging).
+    void start_evict(uint32_t reg, bool staged = false);
+    // write_staging: queues register reg's page, just turned dirty, for a background
+    // program (started by maybe_flush, which follows every store).
+    void stage(uint32_t reg);
+    // Starts the background program of the oldest queued page each idle die may take.
+    void drain_staged();
+    uint32_t die_of(uint32_t plane) const { return plane / sh_.spec.geometry.planes_per_die(); }
     void continue_evict(uint32_t txn);
     void maybe_flush(uint32_t plane);
     bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
@@ -144,6 +155,18 @@ private:
     ThrashingChecker thrash_;
     uint32_t free_ports_;
     RingQueue<PortJob> port_wait_;
+    // write_staging: pages queued at their first store, oldest first. An entry is current
+    // while its register is dirty and holds the generation it was queued with (a register
+    // programmed and dirtied again is queued anew).
+    struct StagedPage {
+        uint32_t reg;
+        uint32_t generation;
+    };
+    RingQueue<StagedPage> staged_;
+    std::vector<uint32_t> staged_generation_;  // by register
+    static constexpr uint32_t kNoStagedProgram = UINT32_MAX;
+    std::vector<uint32_t> staged_program_;  // by die: the eviction programming its queued page
+    bool draining_ = false, drain_again_ = false;
     // Evictions waiting for a full log block to be merged, by (plane, log block).
     std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;
     TimedQueue<Ev> events_;

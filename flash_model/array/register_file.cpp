@@ -102,24 +102,24 @@ void FlashRegisterFile::note_written(uint32_t r) {
 int FlashRegisterFile::dirty_victim(uint32_t plane) {
     // Paper V-B: "ZnG can buffer the small write requests in both the L2 cache and flash
     // registers": the register taking the current stores keeps buffering them.
-    const uint32_t open = grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
     if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) {
         // The policy's first candidate whose program can start: the same choice as the
         // search below, asking the FTL only about the candidates before it.
         const uint32_t* next = policy_->next_in_order();
         for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r])
-            if ((state_[r] & (kValid | kDirty | kBusy | kProgramming)) == (kValid | kDirty) && r != open &&
-                !program_held(r))
-                return static_cast<int>(r);
+            if (background_programmable(r)) return static_cast<int>(r);
         return -1;
     }
     candidates_.clear();
     for (uint32_t r = 0; r < regs_.size(); ++r)
-        if (in_group(r, plane) && r != open && !busy_[r] && regs_[r].valid && regs_[r].dirty &&
-            !regs_[r].programming && !program_held(r))
-            candidates_.push_back(r);
+        if (in_group(r, plane) && background_programmable(r)) candidates_.push_back(r);
     if (candidates_.empty()) return -1;
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
+}
+
+bool FlashRegisterFile::background_programmable(uint32_t r) const {
+    return (state_[r] & (kValid | kDirty | kBusy | kProgramming)) == (kValid | kDirty) &&
+           r != open_register(regs_[r].home_plane) && !program_held(r);
 }
 
 void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {

@@ -73,6 +73,10 @@ public:
     // register the group's last write went to is left out: stores to its page may still
     // be arriving, and programming it now would cost a program per store.
     int dirty_victim(uint32_t plane);
+    // Whether register r may be programmed in the background now: valid, dirty, idle,
+    // not being programmed, not the register its group's last write went to, and its
+    // program not held by a merge (the candidates of dirty_victim).
+    bool background_programmable(uint32_t r) const;
     // A demand write's data has entered register r.
     void note_written(uint32_t r);
     // Says whether a program of the page `tag` would be held now (its block's log group
@@ -103,6 +107,10 @@ private:
     }
     void drop(uint32_t r);  // invalidates register r and its index entry
     bool program_held(uint32_t r) const;
+    // The register the last write of `plane`'s group went to (UINT32_MAX: none).
+    uint32_t open_register(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
+    }
     // victim() with package grouping under a policy that keeps an order.
     int victim_in_order(bool clean_only);
     // Keeps the unflushed / programming counts in step with register r's flags.

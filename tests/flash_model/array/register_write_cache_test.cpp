@@ -257,5 +257,93 @@ TEST(FlashMetrics, WriteRedundancyCountsPagesStillDirty) {
     EXPECT_DOUBLE_EQ(stat(rig, "write_redundancy"), 1.5);
 }
 
+// Write staging (seed 004 III-A: each write "adds a data migration task to the pool" and
+// the tasks run one by one in the background). No cache program, so a register is busy
+// for the whole of its program. Plane 0 (2 registers, block 1 pre-loaded), every request
+// run until the array is idle (the controller acknowledges a write after its 4 decode
+// cycles, holding it until it is in a register):
+//   write A 128 B: 4 decode + 19 command + 23 port cycles in, 3 back: 49 cycles. A is
+//     queued but takes the stores: no program either way.
+//   write B 128 B: acknowledged after 4 cycles either way. With staging, A's program
+//     starts once B's data is in (46 cycles): A holds 1 of 32 chunks over a page holding
+//     data, so tR merges the old copy, then tPROG: idle after 46 cycles + 103 us.
+//   read A at 3072 (a chunk no store wrote), 128 B: with staging A's register is whole
+//     after the merge, a register hit of 4 + 3 + 23 + 19 = 49 cycles; without, only
+//     chunk 0 is valid, so the page is sensed and merged: 3 us + 49 cycles.
+//   write C 128 B: with staging A's register is clean and C's data is in after 46
+//     cycles (then B, queued and no longer taking the stores, is programmed in the
+//     background); without, both registers are dirty and C evicts the LRU one (B, A was
+//     just read): tR merge + tPROG before C's data goes in, so the controller still
+//     holds C 10 us after it was issued.
+TEST(RegisterWriteStaging, AQueuedPageIsProgrammedBehindTheNextStoreSoAMissFindsACleanRegister) {
+    for (bool staging : {false, true}) {
+        SCOPED_TRACE(staging ? "write staging" : "no staging");
+        Rig rig(small_platform(std::string("  cache_program: false\n  write_staging: ") +
+                                   (staging ? "true" : "false") + "\n",
+                               kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        pl.run(pl.page(0), 128, MemOp::Write);
+        EXPECT_EQ(stat(rig, "programs"), 0.0);
+        const Tick start = rig.sim.now();
+        const Tick idle_b = pl.run(pl.page(1), 128, MemOp::Write);
+        EXPECT_EQ(req.done_at[1] - start, 4 * kCycle);
+        EXPECT_EQ(idle_b, staging ? 46 * kCycle + 103 * kMicrosecond : 49 * kCycle);
+        EXPECT_EQ(stat(rig, "programs"), staging ? 1.0 : 0.0);
+        EXPECT_EQ(stat(rig, "background_programs"), staging ? 1.0 : 0.0);
+        EXPECT_EQ(pl.run(pl.page(0) + 3072, 128, MemOp::Read), staging ? 49 * kCycle : 3 * kMicrosecond + 49 * kCycle);
+        EXPECT_EQ(stat(rig, "register_read_hits"), staging ? 1.0 : 0.0);
+        uint32_t writes_held = 99;
+        testing::Probe probe(rig.sim, rig.sim.now() + 10 * kMicrosecond,
+                             [&] { writes_held = rig.zng().backbone().controller(1).write_occupancy(); });
+        pl.run(pl.page(2), 128, MemOp::Write);
+        EXPECT_EQ(writes_held, staging ? 0u : 1u);
+        // Staging: A, then B behind C; without: B, evicted by C.
+        EXPECT_EQ(stat(rig, "programs"), staging ? 2.0 : 1.0);
+        EXPECT_EQ(stat(rig, "background_programs"), staging ? 2.0 : 0.0);
+        EXPECT_EQ(rig.backend->in_flight(), 0u);
+    }
+}
+
+// Staged pages are programmed in the order of their first store, not of their last use.
+// Plane 0 with 4 registers, five 128 B stores issued together: A, B, C, B again, D.
+// A's program starts once B's data is in and lasts tR + tPROG (103 us), far longer than
+// the other stores (about 46 cycles each), which all land during it; the second store to
+// B is a hit on its still dirty register and does not queue it again. When A's program
+// ends the queue holds B, C, D (D takes the stores): B goes, then C, although C is the
+// least recently used. A fresh log block takes them in program order: log pages 0, 1, 2;
+// D stays dirty in its register.
+TEST(RegisterWriteStaging, QueuedPagesAreProgrammedInTheOrderOfTheirFirstStore) {
+    std::string platform = small_platform("  write_staging: true\n", kMesh1x2);
+    const std::string two = "registers_per_plane: 2";
+    platform.replace(platform.find(two), two.size(), "registers_per_plane: 4");
+    Rig rig(platform);
+    Requester req(rig);
+    Plane0 pl{rig, req};
+    for (uint32_t p : {0u, 1u, 2u, 1u, 3u}) req.issue(pl.page(p), 128, MemOp::Write);
+    rig.sim.run();
+    EXPECT_EQ(stat(rig, "register_write_hits"), 1.0);
+    EXPECT_EQ(stat(rig, "background_programs"), 3.0);
+    EXPECT_EQ(stat(rig, "programs"), 3.0);
+    const auto& decoder = rig.zng().backbone().package(1).decoder(0);
+    for (uint32_t p : {0u, 1u, 2u}) {
+        SCOPED_TRACE("page " + std::to_string(p));
+        EXPECT_TRUE(decoder.resolve(1, p).log_hit);
+        EXPECT_EQ(decoder.resolve(1, p).page, p);
+    }
+    EXPECT_FALSE(decoder.resolve(1, 3).log_hit);
+    EXPECT_EQ(rig.zng().backbone().package(1).registers().dirty_count(), 1u);
+}
+
+// A bad value names the key.
+TEST(RegisterWriteStaging, ABadValueIsAConfigErrorNamingTheKey) {
+    try {
+        Rig rig(small_platform("  write_staging: maybe\n", kMesh1x2));
+        FAIL() << "accepted write_staging: maybe";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("write_staging"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace zng::flash
