@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "sim/core/clock_domain.hpp"
 
@@ -65,6 +66,7 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
       prefetch_enabled_(s.prefetch.enabled), prefetch_pages_(s.prefetch.pages), tracker_(s.prefetch),
       stream_policy_(s.prefetch.stream_buffer), sblock_pages_(s.prefetch.sblock_pages),
       stream_depth_(s.prefetch.stream_depth),
+      write_staging_(s.write_staging),
       complete_(sim, [this](Io& io) {
           --in_flight_;
           done_(io);
@@ -143,7 +145,7 @@ flash::FlashAddress FirmwareSsd::address(const PageFtl::Location& l) const {
 
 void FirmwareSsd::complete_at(const Io& io, Tick t) { complete_.push(io, t); }
 
-void FirmwareSsd::run_ops() {
+void FirmwareSsd::run_ops(std::function<void()> programmed) {
     for (const PageFtl::Op& op : ops_) {
         flash::FlashOp f;
         f.addr = address(op.at);
@@ -151,12 +153,17 @@ void FirmwareSsd::run_ops() {
         switch (op.kind) {
             case PageFtl::Op::DeclareErased: flash_.set_block_erased(f.addr); continue;
             case PageFtl::Op::Read: f.kind = flash::FlashOp::Read; ++flash_reads_; break;
-            case PageFtl::Op::Program: f.kind = flash::FlashOp::Program; ++flash_programs_; break;
+            case PageFtl::Op::Program:
+                f.kind = flash::FlashOp::Program;
+                ++flash_programs_;
+                if (programmed) f.done = std::exchange(programmed, {});
+                break;
             case PageFtl::Op::Erase: f.kind = flash::FlashOp::Erase; ++flash_erases_; break;
         }
         flash_.submit(std::move(f));
     }
     ops_.clear();
+    if (programmed) throw SimError("FirmwareSsd: a page written back produced no flash program");
 }
 
 void FirmwareSsd::after_firmware(Io& io) {
@@ -264,8 +271,30 @@ void FirmwareSsd::serve(const Io& io, bool prefetch) {
     }
     buffer_.touch(slot);
     buffer_.set_lines(slot, buffer_.lines(slot) | mask);
+    const bool first_write = !buffer_.dirty(slot);
     buffer_.set_dirty(slot, true);
     complete_at(io, dram_.transfer(sim_.now(), io.bytes));
+    if (write_staging_ && first_write) {
+        // Seed 004 III-A: "for each write request, the application writes the data to the
+        // NLS and adds a data migration task to the pool; the library then executes the
+        // data migration tasks from the pool one by one": the write completes from DRAM.
+        staged_.push_back({slot, ++slot_generation_[slot]});
+        flush_next_staged();
+    }
+}
+
+void FirmwareSsd::flush_next_staged() {
+    while (!flushing_ && !staged_.empty()) {
+        const StagedPage p = staged_.take_front();
+        // Written back already (evicted) or refilled since: nothing left to migrate.
+        if (p.generation != slot_generation_[p.slot] || !buffer_.holds(p.slot) || !buffer_.dirty(p.slot)) continue;
+        flushing_ = true;
+        write_back(p.slot, [this] {
+            flushing_ = false;
+            flush_next_staged();
+        });
+        buffer_.set_dirty(p.slot, false);  // migrated: an eviction now drops it without a program
+    }
 }
 
 uint32_t FirmwareSsd::take_slot(uint64_t lpn) {
@@ -281,6 +310,7 @@ uint32_t FirmwareSsd::take_slot(uint64_t lpn) {
         prefetched_.resize(s + 1u, 0);
         slot_sblock_.resize(s + 1u, 0);
         slot_stream_.resize(s + 1u, 0);
+        slot_generation_.resize(s + 1u, 0);
     }
     prefetched_[s] = 0;
     slot_sblock_[s] = 0;
@@ -303,24 +333,26 @@ void FirmwareSsd::prefetch_after(uint64_t lpn) {
 }
 
 void FirmwareSsd::evict(uint32_t slot) {
-    if (buffer_.dirty(slot)) {
-        const uint64_t lpn = buffer_.key(slot);
-        if (buffer_.lines(slot) != ~uint64_t{0}) {
-            // Partially written page: the rest comes from flash before the program.
-            PageFtl::Location old = ftl_.read_location(lpn, ops_);
-            run_ops();
-            flash::FlashOp r;
-            r.kind = flash::FlashOp::Read;
-            r.addr = address(old);
-            r.done = [] {};
-            ++flash_reads_;
-            flash_.submit(std::move(r));
-        }
-        dram_.transfer(sim_.now(), page_size_);  // the page leaves the buffer
-        ftl_.write_location(lpn, ops_);
-        run_ops();
-    }
+    if (buffer_.dirty(slot)) write_back(slot, {});
     buffer_.erase(slot);
+}
+
+void FirmwareSsd::write_back(uint32_t slot, std::function<void()> programmed) {
+    const uint64_t lpn = buffer_.key(slot);
+    if (buffer_.lines(slot) != ~uint64_t{0}) {
+        // Partially written page: the rest comes from flash before the program.
+        PageFtl::Location old = ftl_.read_location(lpn, ops_);
+        run_ops();
+        flash::FlashOp r;
+        r.kind = flash::FlashOp::Read;
+        r.addr = address(old);
+        r.done = [] {};
+        ++flash_reads_;
+        flash_.submit(std::move(r));
+    }
+    dram_.transfer(sim_.now(), page_size_);  // the page leaves the buffer
+    ftl_.write_location(lpn, ops_);
+    run_ops(std::move(programmed));
 }
 
 void FirmwareSsd::fill(uint32_t slot, uint64_t lpn) {

@@ -25,6 +25,14 @@
 // of sblock_pages pages read ahead into the buffer; sblock i + 1 is read only after all of
 // sblock i has arrived (the seed's sblock chaining), and a read that has moved into a
 // later sblock frees the ones before it, which reads the next.
+//
+// Write staging (off unless the settings enable it; HybridGPU's back end offers it, seed
+// 004's Cache VOL policy for this buffer): a write that turns a buffered page dirty also
+// queues the page, and one background flush at a time (the page read out of DRAM, the
+// rest of a partly written page read from flash, the page programmed) takes the queued
+// pages in the order of their first writes, the next starting when a program ends. The
+// page is clean from its flush on and stays readable in the buffer; a write during the
+// flush dirties and queues it again.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -55,6 +63,7 @@ struct FirmwareSsdSettings {
     double overprovisioning = 0.07;
     uint32_t gc_threshold = 4;                  // free blocks per plane that start GC
     ReadPrefetchSettings prefetch;              // disabled unless a back end enables it
+    bool write_staging = false;                 // dirty pages flushed in the background, FIFO
 
     // The keys of a back end's schema that configure its SSD controller, and their reader
     // (read prefetch has its own keys, ReadPrefetchSettings::params()).
@@ -117,10 +126,17 @@ private:
     // A buffer slot for lpn (evicting); kNone when every slot is pinned.
     uint32_t take_slot(uint64_t lpn);
     void evict(uint32_t slot);
+    // Writes dirty page `slot` back to flash (its DRAM read-out, a read of the rest of a
+    // partly written page, the program); `programmed` runs when the program ends.
+    void write_back(uint32_t slot, std::function<void()> programmed);
+    // write_staging: starts the flush of the oldest queued page still dirty, if none runs.
+    void flush_next_staged();
     void fill(uint32_t slot, uint64_t lpn);
     void filled(uint32_t slot);
     void add_waiter(uint32_t slot, const Io& io);
-    void run_ops();  // performs the FTL's pending GC / declare operations in order
+    // Performs the FTL's pending operations in order; `programmed`, if any, runs when the
+    // first program (the page written, ahead of any GC it started) ends.
+    void run_ops(std::function<void()> programmed = {});
     flash::FlashAddress address(const PageFtl::Location& l) const;
     void complete_at(const Io& io, Tick t);
     // The stream_buffer policy.
@@ -162,6 +178,16 @@ private:
     std::vector<uint32_t> slot_sblock_;  // per slot: the stream sblock it fills (0: none)
     std::vector<uint32_t> slot_stream_;
     uint32_t next_sblock_id_ = 0;
+    // write_staging: pages queued at their first write, oldest first; an entry is current
+    // while its slot is dirty and holds the generation it was queued with.
+    struct StagedPage {
+        uint32_t slot;
+        uint32_t generation;
+    };
+    bool write_staging_;
+    bool flushing_ = false;
+    RingQueue<StagedPage> staged_;
+    std::vector<uint32_t> slot_generation_;
     std::vector<Waiter> waiter_pool_;
     uint32_t waiter_free_ = kNil;
     std::vector<PageFtl::Op> ops_;

@@ -12,6 +12,13 @@ const auto kDispatcherQueueDepth =
     Param<UInt32>("dispatcher_queue_depth", "64", "requests the dispatcher queue holds").range(1, 1 << 20);
 const Param<Time> kDispatchLatency{"dispatch_latency", "2ns",
                                    "time the dispatcher spends per request (one at a time; assumption)"};
+const Param<Bool> kBufferWriteStaging{
+    "buffer_write_staging", "false",
+    "every write that turns a DRAM buffer page dirty queues the page for a background flush to flash, and one "
+    "flush at a time runs in the order of the pages' first writes while the page stays readable in the buffer "
+    "(seed 004 III-A: \"for each write request, the application writes the data to the NLS and adds a data "
+    "migration task to the pool; the library then executes the data migration tasks from the pool one by one\"); "
+    "false: a dirty page is written back when it is evicted"};
 const Param<Section> kWearLeveling{"wear_leveling", "", "free-block choice of the FTL (type: least_erased | fifo)"};
 }  // namespace
 
@@ -24,7 +31,7 @@ const ComponentSchema& HybridGpuBackend::schema() {
             "FTL with over-provisioning and greedy GC, and FlashGPU's PC/warp access pattern tracker prefetching "
             "sequential reads) -> one DRAM buffer on a 32-bit bus -> ONFI bus channels "
             "-> the Z-NAND of the `flash:` section.";
-        c.params = {kDispatcherQueueDepth, kDispatchLatency, kWearLeveling};
+        c.params = {kDispatcherQueueDepth, kDispatchLatency, kWearLeveling, kBufferWriteStaging};
         for (ParamSpec& p : FirmwareSsdSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : ReadPrefetchSettings::params()) c.params.push_back(p);
         for (ParamSpec& p : flash::FlashBackboneSettings::params()) c.params.push_back(p);
@@ -66,6 +73,7 @@ HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const Backen
                                            "(flash.blocks_per_plane)",
                                            settings.gc_threshold, g.blocks_per_plane()));
     settings.prefetch = ReadPrefetchSettings::read(p);  // FlashGPU's access pattern tracker
+    settings.write_staging = p[kBufferWriteStaging];
     ssd_ = std::make_unique<FirmwareSsd>(sim, StatGroup(sim.stats(), "memory.ssd"), settings,
                                          *flash, std::move(pool), [this](const FirmwareSsd::Io& io) {
                                              auto* r = reinterpret_cast<MemRequest*>(io.tag);

@@ -188,5 +188,65 @@ TEST(HybridGpu, StreamingReadBandwidthIsNearFiveGBps) {
     EXPECT_GT(gbps, 4.0);
 }
 
+// Write staging in the DRAM buffer (seed 004 III-A: each write "adds a data migration task
+// to the pool", run one by one in the background). A buffer of 2 pages of 4 KiB, 4 cores
+// of 1 us, a 9.6 GB/s bus without latency (128 B: 13,334 ps; 4 KiB: 426,667 ps), tR 3 us,
+// tPROG 100 us. Writes of 128 B to pages 0 and 1 leave the cores together at 1 us:
+//  - no staging: both complete from DRAM, one after the other (1 us + 13,334 and
+//    + 26,668 ps) and nothing reaches flash; a read of page 2 then evicts page 0 (the
+//    LRU, dirty): its rest is read from flash and it is programmed, then page 2 is read:
+//    2 flash reads, 1 program;
+//  - staging: page 0's flush starts at its write, its 4 KiB DRAM read-out right behind the
+//    write, so the second write completes 426,667 ps later (1 us + 13,334 + 426,667 +
+//    13,334 ps); page 0's rest is read and it is programmed, and page 1's flush waits for
+//    that program: its rest-of-page read starts 100 us or more after page 0's. The read of
+//    page 2 evicts page 0, clean: no program: 3 flash reads (2 flushes, the fill), 2 programs.
+TEST(FirmwareSsd, StagedWritesAreFlushedOneByOneAtWriteTimeSoEvictionsProgramNothing) {
+    for (bool staging : {false, true}) {
+        SCOPED_TRACE(staging ? "write staging" : "write-back at eviction");
+        Simulator sim;
+        flash::FlashGeometry g = small_ssd_geometry();
+        TestFlash flash(sim, g, 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond);
+        FirmwareSsdSettings s;
+        s.cores = 4;
+        s.firmware_latency = kMicrosecond;
+        s.buffer_bytes = 2 * 4096;
+        s.dram_bandwidth = 9.6e9;
+        s.dram_latency = 0;
+        s.overprovisioning = 0.25;
+        s.write_staging = staging;
+        std::vector<Tick> done_at;
+        FirmwareSsd ssd(sim, StatGroup(sim.stats(), "ssd"), s, flash,
+                        std::make_unique<LeastErasedPool>(static_cast<uint32_t>(g.planes()), 16),
+                        [&](const FirmwareSsd::Io&) { done_at.push_back(sim.now()); });
+        for (uint64_t page : {0u, 1u}) {
+            FirmwareSsd::Io io;
+            io.addr = page * 4096;
+            io.bytes = 128;
+            io.write = true;
+            ssd.submit(io);
+        }
+        sim.run();
+        ASSERT_EQ(done_at.size(), 2u);
+        EXPECT_EQ(done_at[0], kMicrosecond + 13334);
+        EXPECT_EQ(done_at[1], staging ? kMicrosecond + 13334 + 426667 + 13334 : kMicrosecond + 26668);
+        EXPECT_EQ(flash.programs, staging ? 2u : 0u);
+        if (staging) {
+            ASSERT_EQ(flash.read_times.size(), 2u);
+            EXPECT_EQ(flash.read_times[0], kMicrosecond);
+            EXPECT_GE(flash.read_times[1], flash.read_times[0] + 100 * kMicrosecond);
+        }
+        FirmwareSsd::Io read;
+        read.addr = 2 * 4096;
+        read.bytes = 128;
+        ssd.submit(read);
+        sim.run();
+        EXPECT_EQ(done_at.size(), 3u);
+        EXPECT_EQ(flash.reads, staging ? 3u : 2u);
+        EXPECT_EQ(flash.programs, staging ? 2u : 1u);
+        EXPECT_EQ(ssd.in_flight(), 0u);
+    }
+}
+
 }  // namespace
 }  // namespace zng::ftl::test
