@@ -16,7 +16,9 @@ namespace {
 // Per warp, in order: (kind, lane 0's storage offset or the phase's duration).
 std::vector<std::vector<std::pair<trace::RecordKind, uint64_t>>> records(const std::string& name,
                                                                           const WorkloadOptions& o) {
-    const std::string path = testing::tmp_trace(name);
+    // One file per test: ctest runs the tests of this file in parallel.
+    const std::string path =
+        testing::tmp_trace(name + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     generate_workload(name, o, path);
     auto src = trace::open_trace(path);
     trace::KernelInfo k;
