@@ -76,21 +76,15 @@ const auto kChunkSize = Param<Size>("chunk_size", "16MiB",
 }  // namespace
 
 const ComponentSchema& CacheVolSettings::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema c;
-        c.name = "cache_vol";
-        c.description = "HDF5 Cache VOL (seed 004): writes staged in a node-local cache level and migrated to the "
-                        "parallel file system by background threads while the application computes (a close waits "
-                        "for its file's migrations); reads cached on first access and served later from the local "
-                        "or a peer node's cache; per-file LRU/LFU/FIFO space; the PFS and the network shared by "
-                        "`nodes` nodes and other jobs.";
-        c.params = ControlPlane::common_params();
-        for (const ParamSpec& p : std::vector<ParamSpec>{
-                 kMode, kLevel, kHostMemoryBandwidth, kGpuMemoryBandwidth, kCapacity, kPolicy, kNodes, kContention,
-                 kPfsWrite, kPfsRead, kPfsLatency, kNetworkBandwidth, kNetworkLatency, kMigrationThreads, kChunkSize})
-            c.params.push_back(p);
-        return c;
-    }();
+    static const ComponentSchema s = ControlPlane::schema_of(
+        "cache_vol",
+        "HDF5 Cache VOL (seed 004): writes staged in a node-local cache level and migrated to the "
+        "parallel file system by background threads while the application computes (a close waits "
+        "for its file's migrations); reads cached on first access and served later from the local "
+        "or a peer node's cache; per-file LRU/LFU/FIFO space; the PFS and the network shared by "
+        "`nodes` nodes and other jobs.",
+        {kMode, kLevel, kHostMemoryBandwidth, kGpuMemoryBandwidth, kCapacity, kPolicy, kNodes, kContention, kPfsWrite,
+         kPfsRead, kPfsLatency, kNetworkBandwidth, kNetworkLatency, kMigrationThreads, kChunkSize});
     return s;
 }
 

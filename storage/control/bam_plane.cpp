@@ -19,16 +19,11 @@ const Param<Time> kPollInterval =
 }  // namespace
 
 const ComponentSchema& BamSettings::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema c;
-        c.name = "bam";
-        c.description = "BaM: GPU threads write NVMe submission entries into queues in GPU memory, ring doorbells "
-                        "over PCIe and poll completions; data peer-to-peer into GPU memory.";
-        c.params = ControlPlane::common_params();
-        c.params.push_back(kSqeWrite);
-        c.params.push_back(kPollInterval);
-        return c;
-    }();
+    static const ComponentSchema s = ControlPlane::schema_of(
+        "bam",
+        "BaM: GPU threads write NVMe submission entries into queues in GPU memory, ring doorbells "
+        "over PCIe and poll completions; data peer-to-peer into GPU memory.",
+        {kSqeWrite, kPollInterval});
     return s;
 }
 

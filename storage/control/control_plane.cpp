@@ -21,6 +21,16 @@ ControlPlaneSlot& control_plane_slot() {
 }
 
 std::vector<ParamSpec> ControlPlane::common_params() { return {kMaxInFlight}; }
+
+ComponentSchema ControlPlane::schema_of(std::string name, std::string description,
+                                        std::initializer_list<ParamSpec> own) {
+    ComponentSchema c;
+    c.name = std::move(name);
+    c.description = std::move(description);
+    c.params = common_params();
+    c.params.insert(c.params.end(), own.begin(), own.end());
+    return c;
+}
 uint32_t ControlPlane::read_max_in_flight(const Params& p) { return p[kMaxInFlight]; }
 
 ControlPlane::ControlPlane(const StoragePath& path, uint32_t max_in_flight)

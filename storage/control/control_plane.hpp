@@ -54,6 +54,8 @@ public:
 
     // The keys every plane has.
     static std::vector<ParamSpec> common_params();
+    // A plane's schema: its name, description, the common keys, then its own.
+    static ComponentSchema schema_of(std::string name, std::string description, std::initializer_list<ParamSpec> own);
     static uint32_t read_max_in_flight(const Params& p);
 
 protected:

@@ -5,14 +5,11 @@
 namespace zng::storage {
 
 const ComponentSchema& OsFaultSettings::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema c;
-        c.name = "os_fault";
-        c.description = "OS page faults (Hetero): the host's fault handler reads each faulting page from the SSDs "
-                        "into host DRAM and copies it over PCIe into GPU memory; no GPU-issued I/O.";
-        c.params = ControlPlane::common_params();
-        return c;
-    }();
+    static const ComponentSchema s = ControlPlane::schema_of(
+        "os_fault",
+        "OS page faults (Hetero): the host's fault handler reads each faulting page from the SSDs "
+        "into host DRAM and copies it over PCIe into GPU memory; no GPU-issued I/O.",
+        {});
     return s;
 }
 

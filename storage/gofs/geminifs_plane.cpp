@@ -41,18 +41,12 @@ const Param<Time> kHit{"cache_hit_latency", "1275ns",
 }  // namespace
 
 const ComponentSchema& GeminifsSettings::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema c;
-        c.name = "geminifs";
-        c.description = "Seed 001's GeminiFS: BaM-style data I/O from GPU threads, one warp's requests one at a "
-                        "time; every open goes to the host file system, which copies the file's metadata into "
-                        "GPU memory (8 KB per open file); a 1 GB GPU page cache.";
-        c.params = ControlPlane::common_params();
-        for (const ParamSpec& p : std::vector<ParamSpec>{kFileSize, kSqeWrite, kRpc, kHostThreads, kCopyCall,
-                                                         kOpenMetadata, kMetadataMemory, kPageCache, kHit})
-            c.params.push_back(p);
-        return c;
-    }();
+    static const ComponentSchema s = ControlPlane::schema_of(
+        "geminifs",
+        "Seed 001's GeminiFS: BaM-style data I/O from GPU threads, one warp's requests one at a "
+        "time; every open goes to the host file system, which copies the file's metadata into "
+        "GPU memory (8 KB per open file); a 1 GB GPU page cache.",
+        {kFileSize, kSqeWrite, kRpc, kHostThreads, kCopyCall, kOpenMetadata, kMetadataMemory, kPageCache, kHit});
     return s;
 }
 

@@ -50,19 +50,13 @@ constexpr uint64_t kSegmentBytes = 2ull << 20;  // seed 001: "a 2MB segment"
 }  // namespace
 
 const ComponentSchema& GofsSettings::schema() {
-    static const ComponentSchema s = [] {
-        ComponentSchema c;
-        c.name = "gofs";
-        c.description = "GoFS: a log-structured F2FS-format file system run by the GPU; file offsets map through "
-                        "node blocks cached in GPU memory to blocks of a log of 2 MB segments, GPU threads drive "
-                        "per-SM NVMe queues, data peer-to-peer.";
-        c.params = ControlPlane::common_params();
-        for (const ParamSpec& p : std::vector<ParamSpec>{kDirectories, kFiles, kFileSize, kNodeArea, kMetadataCache,
-                                                         kCapacity, kSms, kGcThreshold, kLaunch, kSqeWrite,
-                                                         kMode, kPollingSms})
-            c.params.push_back(p);
-        return c;
-    }();
+    static const ComponentSchema s = ControlPlane::schema_of(
+        "gofs",
+        "GoFS: a log-structured F2FS-format file system run by the GPU; file offsets map through "
+        "node blocks cached in GPU memory to blocks of a log of 2 MB segments, GPU threads drive "
+        "per-SM NVMe queues, data peer-to-peer.",
+        {kDirectories, kFiles, kFileSize, kNodeArea, kMetadataCache, kCapacity, kSms, kGcThreshold, kLaunch,
+         kSqeWrite, kMode, kPollingSms});
     return s;
 }
 
