@@ -45,6 +45,8 @@ public:
     // Flits of one packet carrying `payload` bytes.
     uint32_t packet_flits(uint32_t payload) const;
     uint32_t link_width() const { return width_; }
+    // Largest payload of one packet (longer messages are split into packets of this size).
+    uint32_t max_payload() const { return max_payload_; }
     Cycle router_latency() const { return router_latency_; }
     // The largest number of packages whose paths to their controllers cross one link
     // (XY routing, either direction). Paper III-B: the mesh "can meet the bandwidth

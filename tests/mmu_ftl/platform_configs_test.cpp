@@ -7,6 +7,7 @@
 
 #include "flash_model/register.hpp"
 #include "flash_model/controller/zng_flash_backend.hpp"
+#include "flash_model/network/mesh_network.hpp"
 #include "gpu_model/register.hpp"
 #include "memory/register_memory.hpp"
 #include "mmu_ftl/hetero/hetero_gpu_memory.hpp"
@@ -61,12 +62,39 @@ TEST(PlatformConfigs, ZngBaseIsFlashControllersMeshAndTheMmuFtl) {
     EXPECT_EQ(p.at("memory.network.link_width"), "8B");
     EXPECT_EQ(flash->backbone().spec().registers_per_plane, 2u);
     EXPECT_EQ(p.at("flash.register_grouping"), "plane");
+    EXPECT_FALSE(flash->backbone().spec().reads_keep_pages);  // III-C: registers are the write buffer
     EXPECT_EQ(p.root.find_path("flash.thrashing_checker"), nullptr);  // off
     EXPECT_EQ(p.at("gpu.l2.size"), "6MiB");
     EXPECT_EQ(p.at("gpu.l2.technology"), "sram");
     EXPECT_EQ(p.at("gpu.l2.policy.type"), "none");  // no prefetch, no pinning
     // 16 x 64 planes x 1024 blocks x 384 pages x 4 KiB.
     EXPECT_EQ(flash->capacity_bytes(), uint64_t{16} * 64 * 1024 * 384 * 4096);
+}
+
+TEST(PlatformConfigs, ZngMeshLinksCarryTheirPackagesIoPorts) {
+    // III-B: the mesh "can meet the bandwidth requirement of Z-NAND packages by increasing
+    // the frequency and link widths". The busiest link must move the data of every package
+    // routed over it at the packages' full I/O rate, headers included, one flit a cycle.
+    PlatformParts p("zng-base");
+    auto* flash = dynamic_cast<flash::ZngFlashBackend*>(p.memory.get());
+    ASSERT_NE(flash, nullptr);
+    auto* mesh = dynamic_cast<flash::MeshNetwork*>(&flash->backbone().network());
+    ASSERT_NE(mesh, nullptr);
+    const auto& spec = flash->backbone().spec();
+    // Controllers on their rows' west edge: column 1 -> 0 carries columns 1-3.
+    ASSERT_EQ(mesh->busiest_link_packages(), 3u);
+    ASSERT_EQ(mesh->packet_flits(mesh->max_payload()), 65u);  // (8 B header + 512 B) / 8 B
+    // Data bytes per second the link must carry, and flits per second it can carry, both
+    // times the packet payload so the comparison stays in integers.
+    const uint64_t data = uint64_t{mesh->busiest_link_packages()} * spec.io_ports_per_package *
+                          spec.timing.io_port_width * spec.timing.interface_rate;  // 38.4 GB/s
+    const uint64_t need = data * mesh->packet_flits(mesh->max_payload());
+    const uint64_t have = mesh->clock().frequency_hz() * mesh->max_payload();
+    EXPECT_GE(have, need);
+    // 3 x 2 x 8 B x 800 MT/s x 65/512 flits per byte = 4.875 G flits/s: the configured clock
+    // is that rate, no faster.
+    EXPECT_EQ(mesh->clock().frequency_hz(), 4'875'000'000u);
+    EXPECT_EQ(have, need);
 }
 
 TEST(PlatformConfigs, HybridGpuAddressSpaceIsTheSsdCapacity) {
