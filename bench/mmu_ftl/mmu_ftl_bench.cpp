@@ -33,7 +33,7 @@ struct PaperFtl {
     PaperFtl() : root(paper_ftl_config()) {
         register_flash_model_components();
         register_mmu_ftl_components();
-        TranslatorContext tctx{&root};
+        TranslatorContext tctx{&root, 0, {}};
         translator = translator_slot().create(root.find("translation"), "translation", "zng_dbmt", sim, tctx);
         ftl = dynamic_cast<ZngDbmtTranslator*>(translator.get());
     }

@@ -8,7 +8,7 @@ namespace zng::flash {
 
 BlockStateTable::State& BlockStateTable::touch(const FlashAddress& a) {
     geo_.check(a.with_page(0));
-    auto [it, fresh] = blocks_.try_emplace(geo_.block_index(a), State{geo_.pages_per_block(), 0});
+    auto [it, fresh] = blocks_.try_emplace(geo_.block_index(a), State{geo_.pages_per_block(), 0, {}});
     (void)fresh;
     return it->second;
 }
@@ -17,25 +17,38 @@ void BlockStateTable::program(const FlashAddress& page) {
     geo_.check(page);
     State& s = touch(page);
     if (page.page < s.next_page)
-        throw SimError(fmt::format("program of flash page {}: the page is not free (the block has {} programmed "
-                                   "pages; erase before write)",
+        throw SimError(fmt::format("program of flash page {}: the page is not free (pages of a block are "
+                                   "programmed in increasing order and the next free page is {}; erase before write)",
                                    page.to_string(), s.next_page));
-    if (page.page > s.next_page)
-        throw SimError(fmt::format("out-of-order program of flash page {}: pages of a block are programmed in order "
-                                   "and the next free page is {}",
-                                   page.to_string(), s.next_page));
-    ++s.next_page;
+    if (page.page > s.next_page) {  // the pages in between are skipped: they stay erased
+        if (s.skipped.empty()) s.skipped.assign((geo_.pages_per_block() + 63) / 64, 0);
+        for (uint32_t p = s.next_page; p < page.page; ++p) s.skipped[p / 64] |= uint64_t{1} << (p % 64);
+    }
+    s.next_page = page.page + 1;
+}
+
+bool BlockStateTable::page_programmed(const FlashAddress& page) const {
+    auto it = blocks_.find(geo_.block_index(page));
+    if (it == blocks_.end()) return true;  // untouched: the pre-loaded data set
+    const State& s = it->second;
+    if (page.page >= s.next_page) return false;
+    return s.skipped.empty() || !((s.skipped[page.page / 64] >> (page.page % 64)) & 1);
 }
 
 void BlockStateTable::erase(const FlashAddress& block) {
     State& s = touch(block);
     s.next_page = 0;
+    s.skipped.clear();
     ++s.erases;
     if (s.erases > max_erases_) max_erases_ = s.erases;
     if (s.erases == endurance_ + 1) ++worn_;  // counted once, when it first exceeds its endurance
 }
 
-void BlockStateTable::set_erased(const FlashAddress& block) { touch(block).next_page = 0; }
+void BlockStateTable::set_erased(const FlashAddress& block) {
+    State& s = touch(block);
+    s.next_page = 0;
+    s.skipped.clear();
+}
 
 uint32_t BlockStateTable::next_free_page(const FlashAddress& block) const {
     auto it = blocks_.find(geo_.block_index(block));

@@ -1,11 +1,15 @@
 // The program/erase state of every block that has been touched, and the rules of NAND
-// flash enforced on it: erase before write, in-order programming inside a block, no
-// program of a page that is not free. Blocks never touched hold the pre-loaded data set
-// (all pages programmed, never erased), so the table grows with the blocks a run
-// touches, not with the array's capacity.
+// flash enforced on it: erase before write, in-order programming inside a block (ZnG
+// paper II: Z-NAND "forbids overwrites and only allows an in-order programming"), no
+// program of a page that is not free. In order means in increasing page order: a program
+// may skip pages, which then stay erased (holding nothing) until the block is erased,
+// since no page may be programmed below one already programmed. Blocks never touched
+// hold the pre-loaded data set (all pages programmed, never erased), so the table grows
+// with the blocks a run touches, not with the array's capacity.
 #pragma once
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "flash_model/array/flash_geometry.hpp"
 
@@ -22,7 +26,9 @@ public:
     // Untimed initial condition: the block is erased and holds nothing (spare blocks).
     void set_erased(const FlashAddress& block);
 
-    bool page_programmed(const FlashAddress& page) const { return page.page < next_free_page(page); }
+    // Programmed: below the block's next free page and not skipped.
+    bool page_programmed(const FlashAddress& page) const;
+    // The lowest page a program may write (pages below it are programmed or skipped).
     uint32_t next_free_page(const FlashAddress& block) const;
     uint32_t erase_count(const FlashAddress& block) const;
     uint32_t max_erase_count() const { return max_erases_; }
@@ -31,8 +37,9 @@ public:
 
 private:
     struct State {
-        uint32_t next_page;  // pages below it are programmed; the rest are free
+        uint32_t next_page;  // pages below it are programmed or skipped; the rest are free
         uint32_t erases;
+        std::vector<uint64_t> skipped;  // bit per page skipped since the last erase (empty: none)
     };
     State& touch(const FlashAddress& a);
 

@@ -113,6 +113,9 @@ public:
     // the plane's row decoder (LPMT) maps one, else `data_page` itself. Untimed (the
     // lookup a merge does before its exact FlashOp::Read).
     virtual FlashAddress newest_copy(const FlashAddress& data_page) const = 0;
+    // Whether the exact page `page` is programmed (holds data): untouched blocks are
+    // (the pre-loaded data set); erased pages and those past a block's last program are not.
+    virtual bool page_programmed(const FlashAddress& page) const = 0;
 };
 
 }  // namespace zng::flash

@@ -53,6 +53,7 @@ public:
     void block_moved(const FlashAddress& from, const FlashAddress& to) override;
     uint32_t erase_count(const FlashAddress& block) const override { return shared_.blocks.erase_count(block); }
     FlashAddress newest_copy(const FlashAddress& data_page) const override;
+    bool page_programmed(const FlashAddress& page) const override { return shared_.blocks.page_programmed(page); }
 
     const FlashSpec& spec() const { return shared_.spec; }
     const BlockStateTable& blocks() const { return shared_.blocks; }

@@ -47,6 +47,7 @@ public:
     void block_moved(const FlashAddress& f, const FlashAddress& t) override { backbone_->block_moved(f, t); }
     uint32_t erase_count(const FlashAddress& b) const override { return backbone_->erase_count(b); }
     FlashAddress newest_copy(const FlashAddress& p) const override { return backbone_->newest_copy(p); }
+    bool page_programmed(const FlashAddress& p) const override { return backbone_->page_programmed(p); }
 
     // WriteRedirectionSource: the thrashing checkers of the packages (flash.thrashing_checker).
     bool redirect_write(uint64_t paddr) const override;

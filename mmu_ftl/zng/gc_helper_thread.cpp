@@ -5,16 +5,34 @@
 
 namespace zng::ftl {
 
-GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps)
+GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps,
+                               const std::vector<std::vector<VirtualRange>>& data_sets)
     : sim_(sim), tables_(tables), stats_(stats),
       merges_(stats_.counter("merges", "log groups merged by the GPU helper thread", "merges")),
-      pages_moved_(stats_.counter("pages_moved", "pages programmed into new data blocks by merges", "pages")),
+      pages_moved_(stats_.counter("pages_moved", "valid pages programmed into new data blocks by merges", "pages")),
+
       pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
       erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
       held_(stats_.counter("held_translations",
                           "translations held: their data block was merging or a merge of their application ran", "translations")),
       merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
     register_wear_stats(stats_);
+    const uint64_t page = tables_.layout.geometry().page_size();
+    for (const auto& ranges : data_sets) {
+        auto& pages = data_pages_.emplace_back();
+        for (const VirtualRange& r : ranges)
+            if (r.bytes != 0) pages.emplace_back(r.base / page, (r.base + r.bytes - 1) / page);
+        std::sort(pages.begin(), pages.end());
+        // Arrays sharing a page merge into one range.
+        size_t kept = 0;
+        for (size_t i = 0; i < pages.size(); ++i) {
+            if (kept != 0 && pages[i].first <= pages[kept - 1].second + 1)
+                pages[kept - 1].second = std::max(pages[kept - 1].second, pages[i].second);
+            else
+                pages[kept++] = pages[i];
+        }
+        pages.resize(kept);
+    }
     // Registered before the run, so that a platform's statistics can be listed without running it.
     for (uint32_t a = 0; a < apps; ++a) app_blocked(static_cast<uint16_t>(a));
 }
@@ -125,13 +143,48 @@ void GcHelperThread::start_next() {
     members_.clear();
     for (uint32_t i = 0; i < g.members; ++i) {
         uint32_t lbn = tables_.lbmt.member(p.group, i);
+        const DbmtEntry& e = tables_.dbmt.at(lbn);
         // Destinations are chosen now by the wear-levelling policy (all planes of a data
         // block share one block number, so the choice is made once per data block).
-        members_.push_back({lbn, tables_.dbmt.at(lbn).pdbn, tables_.take_erased_block(g.unit)});
+        members_.push_back({lbn, e.pdbn, tables_.take_erased_block(g.unit), e.vbn, e.app});
     }
-    chains_.assign(tables_.layout.span(), Chain{Step::Read, 0, 0});
-    chains_running_ = tables_.layout.span();
-    for (uint32_t plane = 0; plane < tables_.layout.span(); ++plane) issue(plane);
+    const uint32_t span = tables_.layout.span();
+    chains_.assign(span, Chain{});
+    chains_running_ = span;
+    for (uint32_t plane = 0; plane < span; ++plane) {
+        next_page(chains_[plane], plane);
+        issue(plane);
+    }
+}
+
+bool GcHelperThread::in_data_set(uint16_t app, uint64_t vpn) const {
+    if (app >= data_pages_.size() || data_pages_[app].empty()) return true;  // no data set declared: all data
+    const auto& r = data_pages_[app];
+    auto it = std::upper_bound(r.begin(), r.end(), vpn,
+                               [](uint64_t v, const std::pair<uint64_t, uint64_t>& x) { return v < x.first; });
+    return it != r.begin() && vpn <= std::prev(it)->second;
+}
+
+bool GcHelperThread::page_valid(uint32_t m, uint32_t plane, uint32_t page) const {
+    const DataBlockLayout& l = tables_.layout;
+    const LogGroup& g = tables_.lbmt.group(active_);
+    const Member& mem = members_[m];
+    const flash::FlashAddress data = l.block_address(g.unit, plane, mem.old_block).with_page(page);
+    if (!(tables_.flash->newest_copy(data) == data)) return true;  // rewritten: the log holds its newest copy
+    return tables_.flash->page_programmed(data) && in_data_set(mem.app, l.vpn_of(mem.app, mem.vbn, plane, page));
+}
+
+void GcHelperThread::next_page(Chain& c, uint32_t plane) {
+    const uint32_t pages = tables_.layout.geometry().pages_per_block();
+    const uint32_t n = static_cast<uint32_t>(members_.size());
+    for (; c.member < n; ++c.member, c.page = 0)
+        for (; c.page < pages; ++c.page)
+            if (page_valid(c.member, plane, c.page)) {
+                c.step = Step::Read;
+                return;
+            }
+    c.member = 0;
+    c.step = Step::EraseData;  // a merged group has at least one member
 }
 
 void GcHelperThread::issue(uint32_t plane) {
@@ -172,19 +225,12 @@ void GcHelperThread::issue(uint32_t plane) {
 
 void GcHelperThread::on_op_done(uint32_t plane) {
     Chain& c = chains_[plane];
-    const uint32_t pages = tables_.layout.geometry().pages_per_block();
     const uint32_t n = static_cast<uint32_t>(members_.size());
     switch (c.step) {
         case Step::Read: c.step = Step::Program; break;
         case Step::Program:
-            c.step = Step::Read;
-            if (++c.page == pages) {
-                c.page = 0;
-                if (++c.member == n) {
-                    c.member = 0;
-                    c.step = Step::EraseData;
-                }
-            }
+            ++c.page;
+            next_page(c, plane);
             break;
         case Step::EraseData:
             if (++c.member == n)

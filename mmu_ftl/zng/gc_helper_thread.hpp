@@ -1,7 +1,13 @@
 // ZnG's GPU helper thread for garbage collection and wear levelling (paper III-B, V-C).
 // When a log block has no free page, it merges the log group: for every data block that
-// shares the log block, each page is read and programmed into a free block chosen by the
-// wear-levelling policy; then the old data blocks and the log block are erased. All of it
+// shares the log block, each valid page is read and programmed into a free block chosen by
+// the wear-levelling policy; then the old data blocks and the log block are erased. A page
+// is valid when it was rewritten (its newest copy is a log page) or when it lies in its
+// application's data set (TranslatorContext::data_sets) and its data page is programmed
+// (paper II: GC "migrates multiple valid pages"; a page never allocated holds nothing to
+// migrate). The moved pages keep their positions in the new block, in increasing order
+// (II: Z-NAND "only allows an in-order programming"); the pages between them stay erased.
+// All of it
 // goes through the flash model as FlashOps, so the merge's time and its contention with
 // demand traffic are real. One merge runs at a time (one helper thread); each plane of
 // the data blocks is a chain of operations, and the planes run in parallel.
@@ -36,7 +42,10 @@ public:
     using Flush = std::function<void(uint16_t app)>;
     // `apps`: co-running applications, whose blocked time is registered up front (0 when
     // not known: then on an application's first merge).
-    GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps = 0);
+    // `data_sets`: per application, where its data set was allocated (empty or missing:
+    // every page of its blocks is data).
+    GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps = 0,
+                   const std::vector<std::vector<VirtualRange>>& data_sets = {});
 
     void set_shootdown(const AddressTranslator::Shootdown* s) { shootdown_ = s; }
     void set_flush(Flush f) { flush_ = std::move(f); }
@@ -79,6 +88,8 @@ private:
     };
     struct Member {
         uint32_t lbn, old_block, new_block;
+        uint64_t vbn;
+        uint16_t app;
     };
     struct Pending {
         uint32_t group;
@@ -96,6 +107,12 @@ private:
     };
 
     void start_next();
+    // Whether page `page` of member `m`'s old block on plane `plane` holds data to move.
+    bool page_valid(uint32_t m, uint32_t plane, uint32_t page) const;
+    bool in_data_set(uint16_t app, uint64_t vpn) const;
+    // Moves the chain from (member, page) to the next valid page (member by member), or
+    // to the erases.
+    void next_page(Chain& c, uint32_t plane);
     void shoot_down_app(uint16_t app);
     void issue(uint32_t plane);
     void on_op_done(uint32_t plane);
@@ -122,6 +139,8 @@ private:
     Tick active_since_ = 0;
     std::vector<Member> members_;
     std::vector<Chain> chains_;
+    // Per application, its data set as sorted, disjoint [first, last] virtual page ranges.
+    std::vector<std::vector<std::pair<uint64_t, uint64_t>>> data_pages_;
     uint32_t chains_running_ = 0;
 
     Counter& merges_;

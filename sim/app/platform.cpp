@@ -223,7 +223,12 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
                                                units::format_time(kMinSeriesInterval)));
     watchdog_ = run[kWatchdog];
 
-    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size())};
+    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size()), {}};
+    for (const auto& a : apps) {
+        std::vector<VirtualRange>& ranges = tctx.data_sets.emplace_back();
+        if (a.source)
+            for (const trace::ArrayInfo& array : a.source->header().arrays) ranges.push_back({array.base, array.size});
+    }
     translator_ = build_section(root, "translation", [&] {
         return translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
     });

@@ -158,12 +158,13 @@ TEST(FlashRules, NonFreeAndOutOfOrderProgramsAreSimErrors) {
     {
         Rig rig(small_platform("", kMesh1x2));
         rig.zng().set_block_erased(FlashAddress{0, 0, 0, 1, 5, 0});
-        rig.zng().submit({FlashOp::Program, FlashAddress{0, 0, 0, 1, 5, 2}, 0, {}});
+        rig.zng().submit({FlashOp::Program, FlashAddress{0, 0, 0, 1, 5, 2}, 0, {}});  // skips pages 0 and 1
+        rig.zng().submit({FlashOp::Program, FlashAddress{0, 0, 0, 1, 5, 1}, 0, {}});
         try {
             rig.sim.run();
             FAIL() << "out-of-order program accepted";
         } catch (const SimError& e) {
-            EXPECT_NE(std::string(e.what()).find("next free page is 0"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("next free page is 3"), std::string::npos) << e.what();
         }
     }
 }

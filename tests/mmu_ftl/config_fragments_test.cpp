@@ -28,7 +28,7 @@ TEST(ConfigFragments, ZngFtlBuildsWithThePaperGeometry) {
     register_mmu_ftl_components();
     ConfigNode root = load_with({"znand.yaml", "zng_ftl.yaml"});
     Simulator sim;
-    TranslatorContext ctx{&root};
+    TranslatorContext ctx{&root, 0, {}};
     auto t = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, ctx);
     auto* z = dynamic_cast<ZngDbmtTranslator*>(t.get());
     ASSERT_NE(z, nullptr);
@@ -58,7 +58,7 @@ TEST(ConfigFragments, HeteroZssdAndTlcBuild) {
                        std::vector<std::string>{"hetero_host.yaml", "hetero_tlc_ssd.yaml"}}) {
         ConfigNode root = load_with(frags);
         Simulator sim;
-        TranslatorContext ctx{&root};
+        TranslatorContext ctx{&root, 0, {}};
         auto t = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, ctx);
         auto* h = dynamic_cast<storage::HeteroHostTranslator*>(t.get());
         ASSERT_NE(h, nullptr);

@@ -29,7 +29,7 @@ struct PlatformParts {
         register_flash_model_components();
         register_mmu_ftl_components();
         storage::register_storage_components();
-        TranslatorContext tctx{&root};
+        TranslatorContext tctx{&root, 0, {}};
         translator = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, tctx);
         BackendContext bctx;
         bctx.ports = 6;  // Table I: 6 L2 banks

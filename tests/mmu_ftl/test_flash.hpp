@@ -77,6 +77,7 @@ public:
         return p.with_block(row.block).with_page(row.page);
     }
 
+    bool page_programmed(const flash::FlashAddress& p) const override { return states_.page_programmed(p); }
     // A demand write of a data page (the address a translation produced).
     void write(const flash::FlashAddress& data_page, std::function<void()> done) {
         uint32_t lb = map_->log_block_for(data_page);

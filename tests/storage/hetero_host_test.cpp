@@ -22,7 +22,7 @@ struct HeteroRig {
           flash(sim, small_ssd_geometry(), 3 * kMicrosecond, 100 * kMicrosecond, kMillisecond) {
         register_storage_components();
         Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
-        TranslatorContext ctx{&root};
+        TranslatorContext ctx{&root, 0, {}};
         host = std::make_unique<HeteroHostTranslator>(sim, p, ctx, &flash);
         host->set_shootdown([this](uint16_t app, uint64_t vpn) { shot.push_back({app, vpn}); });
     }

@@ -18,24 +18,35 @@ TEST(BlockStateTable, EraseBeforeWriteAndInOrderPrograms) {
     EXPECT_FALSE(t.page_programmed(b));
     t.program(b.with_page(0));
     t.program(b.with_page(1));
-    // Skipping page 2 is out of order; page 1 again is not free.
-    try {
-        t.program(b.with_page(3));
-        FAIL();
-    } catch (const SimError& e) {
-        EXPECT_NE(std::string(e.what()).find("next free page is 2"), std::string::npos) << e.what();
-    }
+    // Page 1 again is not free.
     try {
         t.program(b.with_page(1));
         FAIL();
     } catch (const SimError& e) {
         EXPECT_NE(std::string(e.what()).find("not free"), std::string::npos) << e.what();
     }
-    t.program(b.with_page(2));
-    EXPECT_EQ(t.next_free_page(b), 3u);
+    // Programs go in increasing order: skipping pages 2 and 3 leaves them erased, and
+    // they cannot be programmed below page 4.
+    t.program(b.with_page(4));
+    EXPECT_EQ(t.next_free_page(b), 5u);
+    EXPECT_TRUE(t.page_programmed(b.with_page(1)));
+    EXPECT_FALSE(t.page_programmed(b.with_page(2)));
+    EXPECT_FALSE(t.page_programmed(b.with_page(3)));
+    EXPECT_TRUE(t.page_programmed(b.with_page(4)));
+    EXPECT_FALSE(t.page_programmed(b.with_page(5)));
+    try {
+        t.program(b.with_page(3));
+        FAIL();
+    } catch (const SimError& e) {
+        EXPECT_NE(std::string(e.what()).find("next free page is 5"), std::string::npos) << e.what();
+    }
     t.erase(b);
     EXPECT_EQ(t.erase_count(b), 2u);
     EXPECT_EQ(t.next_free_page(b), 0u);
+    EXPECT_FALSE(t.page_programmed(b.with_page(0)));
+    t.program(b.with_page(2));  // the erase cleared the skipped pages: 0 and 1 are skipped now
+    EXPECT_FALSE(t.page_programmed(b.with_page(0)));
+    EXPECT_TRUE(t.page_programmed(b.with_page(2)));
     // Only touched blocks are stored.
     EXPECT_EQ(t.touched_blocks(), 1u);
 }

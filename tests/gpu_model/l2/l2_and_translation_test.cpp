@@ -113,11 +113,11 @@ TEST(FirstTouch, ConfiguredThroughTheTranslationSlot) {
     Simulator sim;
     auto node = parse_config_text("translation: {type: first_touch, page_size: 6KiB}", "plat.yaml");
     EXPECT_THROW(translator_slot().create(node.find("translation"), "translation", "first_touch", sim,
-                                          TranslatorContext{&node}),
+                                          TranslatorContext{&node, 0, {}}),
                  ConfigError);
     auto good = parse_config_text("translation: {type: first_touch, page_size: 64KiB}", "plat.yaml");
     auto tr = translator_slot().create(good.find("translation"), "translation", "first_touch", sim,
-                                       TranslatorContext{&good});
+                                       TranslatorContext{&good, 0, {}});
     EXPECT_EQ(tr->page_size(), 65536u);
 }
 

@@ -36,7 +36,7 @@ struct WrappedRig {
         memory::register_gpu_memory_components();
         if (hetero_translator) {
             Params p(root.find("translation"), storage::HeteroHostTranslator::schema(), "translation");
-            TranslatorContext tctx{&root};
+            TranslatorContext tctx{&root, 0, {}};
             host = std::make_unique<storage::HeteroHostTranslator>(sim, p, tctx, &ssd_flash);
         }
         BackendContext ctx;

@@ -86,7 +86,7 @@ struct FlashFtlRig {
     explicit FlashFtlRig(const std::string& yaml = kOnePlane) : root(parse_config_text(yaml, "test.yaml")) {
         register_flash_model_components();
         register_mmu_ftl_components();
-        TranslatorContext tctx{&root};
+        TranslatorContext tctx{&root, 0, {}};
         translator = translator_slot().create(root.find("translation"), "translation", "first_touch", sim, tctx);
         BackendContext bctx;
         bctx.root = &root;
