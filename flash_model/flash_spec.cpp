@@ -72,8 +72,10 @@ const Param<Bool> kReadsTakeDirtyRegisters{
 const Param<Bool> kReadsKeepPages{
     "reads_keep_pages", "true",
     "a demand read that misses the registers keeps its sensed page in an empty or clean register, so later reads of "
-    "the page hit there; false: every such read is sensed into its plane's page buffer and sent from there, and the "
-    "registers hold written pages only (paper III-C: the registers are the write buffer, the L2 the read buffer)"};
+    "the page hit there; false: every such read is sensed into its plane's page buffer and sent from there, the "
+    "registers hold written pages only (paper III-C: the registers are the write buffer, the L2 the read buffer), "
+    "and reads keep apart from writes: plane_depth of each in flight per plane, and a read goes ahead of writes "
+    "waiting for a register unless one of them writes its page"};
 const auto kDirtyWatermark =
     Param<Real>("dirty_watermark", "1",
                 "fraction of a register group (a plane's registers, or the package's when grouped) that may hold "

@@ -105,6 +105,24 @@ void FlashPackage::receive(const FlashMessage& m) {
 void FlashPackage::process_plane(uint32_t p) {
     auto& q = planes_[p].demand;
     while (!q.empty() && admit(q.front())) q.pop_front();
+    if (!sh_.spec.reads_keep_pages) {
+        // III-C: the registers are the write buffer and a read is sensed into the page
+        // buffer, so a read need not wait behind a write waiting for a register: it goes
+        // first unless an earlier write to its page is still waiting (it must see it).
+        for (size_t i = 1; i < q.size();) {
+            const FlashTxn& t = sh_.txns[q[i]];
+            bool after_write = false;
+            for (size_t j = 0; j < i && !after_write; ++j) {
+                const FlashTxn& w = sh_.txns[q[j]];
+                after_write = w.kind == TxnKind::DemandWrite && w.addr.same_page(t.addr);
+            }
+            if (t.kind == TxnKind::DemandRead && !after_write && admit(q[i])) {
+                q.erase_at(i);
+            } else {
+                ++i;
+            }
+        }
+    }
     start_array(p);
 }
 

@@ -3,7 +3,9 @@
 //
 // Per plane, commands are taken in arrival order (firmware operations from their own
 // queue, so that GC never waits behind demand traffic blocked on registers; the plane's
-// array alternates between the two when both have operations waiting):
+// array alternates between the two when both have operations waiting); when reads do
+// not keep pages in registers, a read goes ahead of writes waiting for a register unless
+// one of them writes its page:
 //  - demand read: a register holding the requested chunks of the page serves it (a
 //    register hit, no array access); a register holding only other, written chunks
 //    senses the page and merges it; otherwise a register is taken (a clean one first;

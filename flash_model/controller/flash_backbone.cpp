@@ -23,7 +23,8 @@ const auto kWriteQueueDepth =
                   "reads)")
         .range(1, 1 << 20);
 const auto kPlaneDepth =
-    Param<UInt32>("plane_depth", "2", "commands a controller keeps in flight per plane (the package queues them)")
+    Param<UInt32>("plane_depth", "2", "commands a controller keeps in flight per plane (the package queues them); "
+                  "reads and writes each have their own plane_depth when flash.reads_keep_pages is false")
         .range(1, 1024);
 const auto kControllerLatency =
     Param<UInt32>("controller_latency", "4", "controller cycles to decode and queue a request").range(0, 1 << 20);

@@ -105,7 +105,8 @@ void FlashController::try_issue(uint32_t p) {
     PlaneQueue& q = planes_[p];
     for (;;) {
         const bool fw_ready = !q.firmware.empty() && q.firmware_issued < s_.plane_depth;
-        const bool demand_ready = !q.demand.empty() && q.demand_issued < s_.plane_depth;
+        const size_t pick = q.demand.empty() ? kNoPick : pick_demand(q);
+        const bool demand_ready = pick != kNoPick;
         if (!fw_ready && !demand_ready) return;
         // Paper V-D: GC blocks the requests of the application it serves, not the others':
         // when both kinds are ready, they take turns.
@@ -116,11 +117,13 @@ void FlashController::try_issue(uint32_t p) {
             q.firmware.pop_front();
             ++q.firmware_issued;
         } else {
-            size_t i = scheduler_->pick(q.demand, sh_.txns);
-            id = q.demand[i];
-            q.demand.erase_at(i);
+            id = q.demand[pick];
+            q.demand.erase_at(pick);
             ++q.demand_issued;
-            if (sh_.txns[id].kind == TxnKind::DemandWrite) combine_writes(q, id);
+            if (sh_.txns[id].kind == TxnKind::DemandWrite) {
+                ++q.writes_issued;
+                combine_writes(q, id);
+            }
         }
         q.firmware_last = take_fw;
         const FlashTxn& t = sh_.txns[id];
@@ -129,6 +132,28 @@ void FlashController::try_issue(uint32_t p) {
         sh_.network->send({channel_, sh_.package_endpoint(pkg), carries_data ? t.bytes : 0u, id,
                            static_cast<uint8_t>(MsgKind::Command)});
     }
+}
+
+size_t FlashController::pick_demand(const PlaneQueue& q) const {
+    const size_t i = scheduler_->pick(q.demand, sh_.txns);
+    if (!sh_.spec.reads_keep_pages) {
+        // Reads and writes use different buffers of the plane (III-C: "GPU L2 cache and
+        // Z-NAND internal registers as read and write buffers, respectively"; a read is
+        // sensed into the page buffer), so each kind has its own plane_depth commands in
+        // flight, and a kind without room lets the oldest command of the other go first.
+        auto room = [&](TxnKind k) {
+            const uint32_t writes = q.writes_issued, reads = q.demand_issued - q.writes_issued;
+            return (k == TxnKind::DemandWrite ? writes : reads) < s_.plane_depth;
+        };
+        const TxnKind k = sh_.txns[q.demand[i]].kind;
+        if (room(k)) return i;
+        for (size_t j = 0; j < q.demand.size(); ++j) {
+            const TxnKind other = sh_.txns[q.demand[j]].kind;
+            if (other != k && room(other)) return j;
+        }
+        return kNoPick;
+    }
+    return q.demand_issued < s_.plane_depth ? i : kNoPick;
 }
 
 void FlashController::combine_writes(PlaneQueue& q, uint32_t leader) {
@@ -186,6 +211,7 @@ void FlashController::receive(const FlashMessage& m) {
     }
     --planes_[p].demand_issued;
     if (t.kind == TxnKind::DemandWrite) {
+        --planes_[p].writes_issued;
         // The register absorbed the sequence: its writes leave the write queue.
         write_occupancy_ -= t.combined;
         sh_.txns.release(id);

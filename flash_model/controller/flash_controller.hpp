@@ -11,7 +11,10 @@
 // Reads and writes have separate budgets: a demand write is posted (acknowledged once
 // decoded into the write queue, the controller keeping its address, size and chunks),
 // and a full write queue refuses writes only. When a plane's write is issued, every
-// write to the same page queued behind it goes with it as one command sequence.
+// write to the same page queued behind it goes with it as one command sequence. When
+// reads do not take registers (flash.reads_keep_pages false: the registers are the write
+// buffer, reads use the page buffer), a plane also has plane_depth reads and plane_depth
+// writes in flight, so writes waiting for a register do not hold its reads back.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -57,12 +60,16 @@ private:
         RingQueue<uint32_t> demand;
         RingQueue<uint32_t> firmware;
         uint32_t demand_issued = 0;
+        uint32_t writes_issued = 0;  // of demand_issued
         uint32_t firmware_issued = 0;
         bool firmware_last = false;  // the last command issued was a firmware one
     };
     void decoded(uint32_t& id);
     void enqueue(uint32_t id);
     void try_issue(uint32_t plane);
+    static constexpr size_t kNoPick = SIZE_MAX;
+    // The waiting demand command to send next, or kNoPick when none may go now.
+    size_t pick_demand(const PlaneQueue& q) const;
     void combine_writes(PlaneQueue& q, uint32_t leader);
     void room_freed();
     uint32_t plane_of(const FlashAddress& a) const;

@@ -72,15 +72,16 @@ TEST(CoRunning, TwoApplicationsBothFinishWithTheirOwnInstructionCounts) {
 }
 
 // ZnG's FTL under log-space pressure (tiny blocks, two data blocks per log block, one
-// register per plane, reads programming dirty registers to take them, so that the small
-// preset programs enough pages to fill log blocks): merges happen, each first flushes the owner's lines from the L2,
+// register per plane, a log group merged once one plane's log block holds 2 pages, so
+// that the small preset programs enough pages to fill log blocks): merges happen, each
+// first flushes the owner's lines from the L2,
 // write-backs reaching a merging group wait for the merge to end, and those still naming
 // a retired block are forwarded to its new home, so no dirty page is lost; the run ends
 // with every instruction, and a second run is identical.
 TEST(ZngGc, MergesFlushTheL2AndLoseNoWriteback) {
     const std::vector<std::string> sets = {"flash.pages_per_block=4", "flash.blocks_per_plane=64",
                                            "translation.log_group_size=2", "translation.overprovisioning=0.5",
-                                           "flash.registers_per_plane=1", "flash.reads_take_dirty_registers=true"};
+                                           "flash.registers_per_plane=1", "translation.log_block_pages=2"};
     RunOutcome a = run_platform("zng-base.yaml", {"back"}, sets);
     EXPECT_EQ(a.instructions, trace_instructions("back"));
     const auto& st = a.stats["stats"];
@@ -88,7 +89,8 @@ TEST(ZngGc, MergesFlushTheL2AndLoseNoWriteback) {
     EXPECT_GT(merges, 0u);
     EXPECT_EQ(st["gpu"]["l2"]["flushes"].get<double>(), static_cast<double>(merges));  // one flush per merge
     EXPECT_GT(st["gpu"]["l2"]["flushed_lines"].get<double>(), 0.0);
-    EXPECT_EQ(st["memory"]["merges_requested"].get<uint64_t>(), merges);
+    // The FTL's 2-page threshold starts every merge before the flash model finds a log block full.
+    EXPECT_EQ(st["memory"]["merges_requested"].get<uint64_t>(), 0u);
     EXPECT_GT(st["translation"]["writebacks_held"].get<uint64_t>(), 0u);
     EXPECT_GT(st["memory"]["forwarded_requests"].get<uint64_t>(), 0u);
     EXPECT_EQ(st["translation"]["late_writebacks"].get<uint64_t>(), 0u);

@@ -68,6 +68,42 @@ TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
 // tR + (1041 + 515 + 519 + 3) = tR + 2078 cycles.
 // Network: 2 read commands (1 flit each), 1 write sequence (513 flits), 2 read data
 // messages (513 each), 1 acknowledgement (1): 6 packets, 1542 flits.
+// III-C: the registers are the write buffer and reads use the page buffer
+// (reads_keep_pages false), so a read does not wait behind a write waiting for a
+// register. Channel 1's package has two dies of one plane and two registers per plane,
+// grouped per package, no background programs and no cache program. Writes A, B, C and D
+// to die 1 fill the four registers; write E to die 0 then waits for A's program on die 1
+// (tPROG = 100 us). A 4 KiB read of another page of die 0, issued 10 us later, goes
+// ahead of E and costs what it costs on an idle controller (as in the test above):
+// 4 decode + 3 command + tR + 519 port + 515 data cycles.
+TEST(PostedWrites, AReadDoesNotWaitBehindAWriteWaitingForARegister) {
+    Rig rig(small_platform("  register_grouping: package\n  dirty_watermark: 1\n"
+                           "  cache_program: false\n  reads_keep_pages: false\n",
+                           kMesh1x2, 2, 1, 2, 2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto page = [&](uint32_t die, uint32_t p) { return g.encode(FlashAddress{1, 0, die, 0, 1, p}); };
+    for (uint32_t p : {0u, 1u, 2u, 3u}) {
+        req.issue(page(1, p), 128, MemOp::Write);  // A, B, C, D
+        rig.sim.run();
+    }
+    const Tick start = rig.sim.now();
+    req.issue(page(0, 4), 128, MemOp::Write);  // E
+    const Tick read_at = start + 10 * kMicrosecond;
+    uint32_t evictions_then = 0;
+    Probe probe(rig.sim, read_at, [&] {
+        evictions_then = static_cast<uint32_t>(stat(rig, "evictions"));
+        req.issue(page(0, 5), 4096, MemOp::Read);  // request 5
+    });
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 6u);
+    EXPECT_EQ(evictions_then, 1u);  // A's program was under way when the read came
+    EXPECT_EQ(req.done_at[5] - read_at, 3 * kMicrosecond + (4 + 3 + 519 + 515) * kCycle);
+    EXPECT_LT(req.done_at[5], start + 100 * kMicrosecond);  // before A's program ends
+    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+}
+
 TEST(CombinedWrites, StoresToOnePageAreOneCommandSequence) {
     Rig rig(small_platform("  write_miss_sense: false\n", kMesh1x2));
     Requester req(rig);
