@@ -73,9 +73,11 @@ TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
 // register. Channel 1's package has two dies of one plane and two registers per plane,
 // grouped per package, no background programs and no cache program. Writes A, B, C and D
 // to die 1 fill the four registers; write E to die 0 then waits for A's program on die 1
-// (tPROG = 100 us). A 4 KiB read of another page of die 0, issued 10 us later, goes
-// ahead of E and costs what it costs on an idle controller (as in the test above):
-// 4 decode + 3 command + tR + 519 port + 515 data cycles.
+// (tPROG = 100 us) and write F to die 0 behind it, the two taking both of the plane's
+// plane_depth (2) write slots. A 4 KiB read of another page of die 0, issued 10 us later, has read slots
+// of its own, goes ahead of E and F in the package and costs what it costs on an idle
+// controller (as in the test above): 4 decode + 3 command + tR + 519 port + 515 data
+// cycles.
 TEST(PostedWrites, AReadDoesNotWaitBehindAWriteWaitingForARegister) {
     Rig rig(small_platform("  register_grouping: package\n  dirty_watermark: 1\n"
                            "  cache_program: false\n  reads_keep_pages: false\n",
@@ -89,18 +91,19 @@ TEST(PostedWrites, AReadDoesNotWaitBehindAWriteWaitingForARegister) {
     }
     const Tick start = rig.sim.now();
     req.issue(page(0, 4), 128, MemOp::Write);  // E
+    req.issue(page(0, 6), 128, MemOp::Write);  // F
     const Tick read_at = start + 10 * kMicrosecond;
     uint32_t evictions_then = 0;
     Probe probe(rig.sim, read_at, [&] {
         evictions_then = static_cast<uint32_t>(stat(rig, "evictions"));
-        req.issue(page(0, 5), 4096, MemOp::Read);  // request 5
+        req.issue(page(0, 5), 4096, MemOp::Read);  // request 6
     });
     rig.sim.run();
-    ASSERT_EQ(req.completed, 6u);
+    ASSERT_EQ(req.completed, 7u);
     EXPECT_EQ(evictions_then, 1u);  // A's program was under way when the read came
-    EXPECT_EQ(req.done_at[5] - read_at, 3 * kMicrosecond + (4 + 3 + 519 + 515) * kCycle);
-    EXPECT_LT(req.done_at[5], start + 100 * kMicrosecond);  // before A's program ends
-    EXPECT_EQ(stat(rig, "programs"), 1.0);
+    EXPECT_EQ(req.done_at[6] - read_at, 3 * kMicrosecond + (4 + 3 + 519 + 515) * kCycle);
+    EXPECT_LT(req.done_at[6], start + 100 * kMicrosecond);  // before A's program ends
+    EXPECT_EQ(stat(rig, "programs"), 2.0);  // A's and B's
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
