@@ -4,17 +4,11 @@
 #include <algorithm>
 #include <bit>
 
+#include "traces/array_index.hpp"
 #include "traces/line_set.hpp"
 #include "traces/warp_scan.hpp"
 
 namespace zng::trace {
-
-namespace {
-// Last byte of [base, base + size), size > 0, saturating at the top of the address space.
-uint64_t last_byte_of(uint64_t base, uint64_t size) {
-    return base + (size - 1) < base ? ~uint64_t(0) : base + (size - 1);
-}
-}  // namespace
 
 double TraceSummary::read_ratio() const {
     const uint64_t all = line_requests();
@@ -46,29 +40,6 @@ int record_lines(const WarpRecord& r, std::array<uint64_t, 2 * kWarpSize>& lines
 }
 
 namespace {
-
-// Whether a line overlaps any array: arrays sorted by base, each carrying the largest
-// last byte of itself and all arrays before it, answer "some array starts at or before
-// the line's last byte and ends at or after its first byte". Inclusive bounds keep the
-// topmost line of the address space representable.
-class ArrayIndex {
-public:
-    explicit ArrayIndex(const std::vector<ArrayFootprint>& arrays) {
-        for (const auto& a : arrays)
-            if (a.size != 0) spans_.push_back({a.base, last_byte_of(a.base, a.size)});
-        std::sort(spans_.begin(), spans_.end());
-        uint64_t running = 0;
-        for (auto& s : spans_) running = s.second = std::max(running, s.second);
-    }
-    bool overlaps(uint64_t first_byte, uint64_t last_byte) const {
-        auto it = std::upper_bound(spans_.begin(), spans_.end(), last_byte,
-                                   [](uint64_t v, const std::pair<uint64_t, uint64_t>& s) { return v < s.first; });
-        return it != spans_.begin() && std::prev(it)->second >= first_byte;
-    }
-
-private:
-    std::vector<std::pair<uint64_t, uint64_t>> spans_;   // base, max last byte so far
-};
 
 uint64_t lines_of_array(const ArrayFootprint& a, const LineSet& touched) {
     constexpr uint64_t kLine = TraceSummary::kLineBytes;

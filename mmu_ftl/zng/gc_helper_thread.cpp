@@ -6,33 +6,16 @@
 namespace zng::ftl {
 
 GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps,
-                               const std::vector<std::vector<VirtualRange>>& data_sets)
-    : sim_(sim), tables_(tables), stats_(stats),
+                               DataSetQuery in_data_set)
+    : sim_(sim), tables_(tables), stats_(stats), in_data_set_(std::move(in_data_set)),
       merges_(stats_.counter("merges", "log groups merged by the GPU helper thread", "merges")),
       pages_moved_(stats_.counter("pages_moved", "valid pages programmed into new data blocks by merges", "pages")),
-
       pages_read_(stats_.counter("pages_read", "pages read by merges", "pages")),
       erases_(stats_.counter("erases", "flash blocks erased by merges (one per plane)", "blocks")),
       held_(stats_.counter("held_translations",
                           "translations held: their data block was merging or a merge of their application ran", "translations")),
       merge_time_(stats_.average("merge_time", "time from a merge request to its end", "ns")) {
     register_wear_stats(stats_);
-    const uint64_t page = tables_.layout.geometry().page_size();
-    for (const auto& ranges : data_sets) {
-        auto& pages = data_pages_.emplace_back();
-        for (const VirtualRange& r : ranges)
-            if (r.bytes != 0) pages.emplace_back(r.base / page, (r.base + r.bytes - 1) / page);
-        std::sort(pages.begin(), pages.end());
-        // Arrays sharing a page merge into one range.
-        size_t kept = 0;
-        for (size_t i = 0; i < pages.size(); ++i) {
-            if (kept != 0 && pages[i].first <= pages[kept - 1].second + 1)
-                pages[kept - 1].second = std::max(pages[kept - 1].second, pages[i].second);
-            else
-                pages[kept++] = pages[i];
-        }
-        pages.resize(kept);
-    }
     // Registered before the run, so that a platform's statistics can be listed without running it.
     for (uint32_t a = 0; a < apps; ++a) app_blocked(static_cast<uint16_t>(a));
 }
@@ -157,21 +140,16 @@ void GcHelperThread::start_next() {
     }
 }
 
-bool GcHelperThread::in_data_set(uint16_t app, uint64_t vpn) const {
-    if (app >= data_pages_.size() || data_pages_[app].empty()) return true;  // no data set declared: all data
-    const auto& r = data_pages_[app];
-    auto it = std::upper_bound(r.begin(), r.end(), vpn,
-                               [](uint64_t v, const std::pair<uint64_t, uint64_t>& x) { return v < x.first; });
-    return it != r.begin() && vpn <= std::prev(it)->second;
-}
-
 bool GcHelperThread::page_valid(uint32_t m, uint32_t plane, uint32_t page) const {
     const DataBlockLayout& l = tables_.layout;
     const LogGroup& g = tables_.lbmt.group(active_);
     const Member& mem = members_[m];
     const flash::FlashAddress data = l.block_address(g.unit, plane, mem.old_block).with_page(page);
     if (!(tables_.flash->newest_copy(data) == data)) return true;  // rewritten: the log holds its newest copy
-    return tables_.flash->page_programmed(data) && in_data_set(mem.app, l.vpn_of(mem.app, mem.vbn, plane, page));
+    if (!tables_.flash->page_programmed(data)) return false;
+    if (!in_data_set_) return true;
+    const uint64_t bytes = l.geometry().page_size(), first = l.vpn_of(mem.app, mem.vbn, plane, page) * bytes;
+    return in_data_set_(mem.app, first, first + (bytes - 1));
 }
 
 void GcHelperThread::next_page(Chain& c, uint32_t plane) {

@@ -3,7 +3,7 @@
 // shares the log block, each valid page is read and programmed into a free block chosen by
 // the wear-levelling policy; then the old data blocks and the log block are erased. A page
 // is valid when it was rewritten (its newest copy is a log page) or when it lies in its
-// application's data set (TranslatorContext::data_sets) and its data page is programmed
+// application's data set (TranslatorContext::in_data_set) and its data page is programmed
 // (paper II: GC "migrates multiple valid pages"; a page never allocated holds nothing to
 // migrate). The moved pages keep their positions in the new block, in increasing order
 // (II: Z-NAND "only allows an in-order programming"); the pages between them stay erased.
@@ -42,10 +42,9 @@ public:
     using Flush = std::function<void(uint16_t app)>;
     // `apps`: co-running applications, whose blocked time is registered up front (0 when
     // not known: then on an application's first merge).
-    // `data_sets`: per application, where its data set was allocated (empty or missing:
-    // every page of its blocks is data).
+    // `in_data_set`: which pages hold data (empty: every page of a block does).
     GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps = 0,
-                   const std::vector<std::vector<VirtualRange>>& data_sets = {});
+                   DataSetQuery in_data_set = {});
 
     void set_shootdown(const AddressTranslator::Shootdown* s) { shootdown_ = s; }
     void set_flush(Flush f) { flush_ = std::move(f); }
@@ -109,7 +108,6 @@ private:
     void start_next();
     // Whether page `page` of member `m`'s old block on plane `plane` holds data to move.
     bool page_valid(uint32_t m, uint32_t plane, uint32_t page) const;
-    bool in_data_set(uint16_t app, uint64_t vpn) const;
     // Moves the chain from (member, page) to the next valid page (member by member), or
     // to the erases.
     void next_page(Chain& c, uint32_t plane);
@@ -139,8 +137,7 @@ private:
     Tick active_since_ = 0;
     std::vector<Member> members_;
     std::vector<Chain> chains_;
-    // Per application, its data set as sorted, disjoint [first, last] virtual page ranges.
-    std::vector<std::vector<std::pair<uint64_t, uint64_t>>> data_pages_;
+    DataSetQuery in_data_set_;
     uint32_t chains_running_ = 0;
 
     Counter& merges_;

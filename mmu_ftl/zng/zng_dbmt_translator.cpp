@@ -113,7 +113,7 @@ ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const Tran
           return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));
       }()),
       sizes_(compute_mapping_table_sizes(tables_.layout, tables_.user_blocks_per_unit, tables_.lbmt.group_size())),
-      gc_(sim, tables_, stats_.sub("gc"), ctx.apps, ctx.data_sets),
+      gc_(sim, tables_, stats_.sub("gc"), ctx.apps, ctx.in_data_set),
       translations_(stats_.counter("translations", "translations served from the DBMT", "translations")),
       first_touches_(stats_.counter("first_touches", "data blocks allocated on first touch", "blocks")),
       log_blocks_opened_(stats_.counter("log_blocks_opened", "log blocks taken from over-provisioned space", "blocks")),

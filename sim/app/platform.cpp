@@ -24,6 +24,7 @@
 #include "sim/mem/write_redirection.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 #include "storage/storage_system.hpp"
+#include "traces/array_index.hpp"
 #include "traces/vector_trace_source.hpp"
 
 namespace zng::cli {
@@ -223,12 +224,13 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
                                                units::format_time(kMinSeriesInterval)));
     watchdog_ = run[kWatchdog];
 
-    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size()), {}};
-    for (const auto& a : apps) {
-        std::vector<VirtualRange>& ranges = tctx.data_sets.emplace_back();
-        if (a.source)
-            for (const trace::ArrayInfo& array : a.source->header().arrays) ranges.push_back({array.base, array.size});
-    }
+    std::vector<trace::ArrayIndex> data_sets;
+    for (const auto& a : apps) data_sets.emplace_back(a.source ? trace::ArrayIndex(a.source->header().arrays)
+                                                               : trace::ArrayIndex());
+    TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size()),
+                           [sets = std::move(data_sets)](uint16_t app, uint64_t first, uint64_t last) {
+                               return app >= sets.size() || sets[app].empty() || sets[app].overlaps(first, last);
+                           }};
     translator_ = build_section(root, "translation", [&] {
         return translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
     });

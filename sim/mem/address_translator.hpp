@@ -11,7 +11,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <vector>
 
 #include "sim/config/registry.hpp"
 #include "sim/core/simulator.hpp"
@@ -40,20 +39,16 @@ protected:
     Shootdown shootdown_;
 };
 
-// A range of an application's virtual address space allocated to its data set (one of
-// the arrays its trace declares).
-struct VirtualRange {
-    uint64_t base = 0;
-    uint64_t bytes = 0;
-};
+// Whether bytes [first, last] of application `app`'s virtual address space lie in its
+// data set (the arrays its trace declares), so that a translator can tell the pages that
+// hold data from those never allocated. An application that declares no arrays, or an
+// empty query, counts every page as data.
+using DataSetQuery = std::function<bool(uint16_t app, uint64_t first, uint64_t last)>;
 
 struct TranslatorContext {
     const ConfigNode* root = nullptr;  // whole resolved config
     uint32_t apps = 0;                 // co-running applications (ids 0..apps-1); 0 when not known
-    // Per application, where its data set was allocated, so that a translator can tell the
-    // pages that hold data from those never allocated. An application with no entry (or
-    // an empty one: its trace declares no arrays) counts every page as data.
-    std::vector<std::vector<VirtualRange>> data_sets;
+    DataSetQuery in_data_set;
 };
 
 using TranslatorSlot = Slot<AddressTranslator, Simulator&, const TranslatorContext&>;

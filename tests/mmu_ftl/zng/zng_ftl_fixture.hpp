@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "flash_model/flash_spec.hpp"
 #include "mmu_ftl/register.hpp"
@@ -32,11 +31,11 @@ flash:
 struct ZngFtlRig {
     explicit ZngFtlRig(const std::string& yaml, Tick t_read = 3 * kMicrosecond, Tick t_prog = 100 * kMicrosecond,
                        Tick t_erase = 1 * kMillisecond, uint32_t apps = 0,
-                       std::vector<std::vector<VirtualRange>> data_sets = {})
+                       DataSetQuery in_data_set = {})
         : root(parse_config_text(yaml, "test.yaml")) {
         register_mmu_ftl_components();
         // apps 0: the number of applications is not known; no data sets: every page is data
-        TranslatorContext ctx{&root, apps, std::move(data_sets)};
+        TranslatorContext ctx{&root, apps, std::move(in_data_set)};
         auto t = translator_slot().create(root.find("translation"), "translation", "zng_dbmt", sim, ctx);
         ftl.reset(dynamic_cast<ZngDbmtTranslator*>(t.release()));
         spec = flash::load_flash_spec(&root);
