@@ -11,17 +11,20 @@
 #include "sim/config/config_node.hpp"
 #include "storage/hetero/hetero_host_translator.hpp"
 #include "storage/register.hpp"
+#include "support/scratch_path.hpp"
 
 namespace zng::ftl::test {
 namespace {
 
 ConfigNode load_with(const std::vector<std::string>& fragments) {
-    std::string path = ::testing::TempDir() + "/mmu_ftl_fragments.yaml";
+    const std::string path = zng::test::scratch_path("mmu_ftl_fragments", ".yaml").string();
     std::ofstream f(path);
     f << "include:\n";
     for (const auto& fr : fragments) f << "  - " << ZNG_SOURCE_DIR << "/configs/fragments/" << fr << "\n";
     f.close();
-    return load_config_file(path);
+    ConfigNode root = load_config_file(path);
+    std::filesystem::remove(path);
+    return root;
 }
 
 TEST(ConfigFragments, ZngFtlBuildsWithThePaperGeometry) {

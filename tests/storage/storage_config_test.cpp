@@ -13,6 +13,7 @@
 #include "storage/ssd/calibrated_ssd_device.hpp"
 #include "storage/ssd/ssd_array.hpp"
 #include "storage/storage_system.hpp"
+#include "support/scratch_path.hpp"
 
 namespace zng::storage::test {
 namespace {
@@ -32,11 +33,13 @@ struct StorageFromConfig {
 };
 
 ConfigNode fragment(const std::string& name, const std::string& extra = "") {
-    const std::string path = ::testing::TempDir() + "/storage_fragment.yaml";
+    const std::string path = zng::test::scratch_path("storage_fragment", ".yaml").string();
     std::ofstream f(path);
     f << "include:\n  - " << ZNG_SOURCE_DIR << "/configs/fragments/" << name << "\n" << extra;
     f.close();
-    return load_config_file(path);
+    ConfigNode root = load_config_file(path);
+    std::filesystem::remove(path);
+    return root;
 }
 
 // One lone 4 KiB random read's device time, measured through the built array.

@@ -8,6 +8,7 @@
 #include "sim/config/params.hpp"
 #include "sim/config/registry.hpp"
 #include "sim/core/errors.hpp"
+#include "support/scratch_path.hpp"
 
 namespace zng {
 namespace {
@@ -215,7 +216,7 @@ TEST(Config, IncludeCycleNamesTheChain) {
 TEST(Config, DirectoriesAndEmptyConfigsAreRefused) {
     std::string dir = config_error([&] { load_config_file(kData); });
     EXPECT_NE(dir.find("is a directory"), std::string::npos) << dir;
-    const std::filesystem::path tmp = std::filesystem::temp_directory_path() / "zng-config-test";
+    const std::filesystem::path tmp = zng::test::scratch_path("zng-config-test");
     std::filesystem::create_directories(tmp);
     std::ofstream(tmp / "includes_dir.yaml") << "# a platform\ninclude: " << kData << "\n";
     std::string inc = config_error([&] { load_config_file((tmp / "includes_dir.yaml").string()); });
@@ -224,13 +225,14 @@ TEST(Config, DirectoriesAndEmptyConfigsAreRefused) {
     std::ofstream(tmp / "empty.yaml") << "# nothing but a comment\n";
     std::string empty = config_error([&] { load_config_file((tmp / "empty.yaml").string()); });
     EXPECT_NE(empty.find("the config is empty"), std::string::npos) << empty;
+    std::filesystem::remove_all(tmp);
 }
 
 TEST(Config, IncludeNameTheFileSystemCannotLookUpIsAConfigError) {
     // A file name of 300 bytes is past Linux's NAME_MAX (255): looking it up fails with
     // ENAMETOOLONG, which must be reported at the include's line, not escape as a
     // std::filesystem::filesystem_error (found by fuzz/fuzz_config).
-    const std::filesystem::path tmp = std::filesystem::temp_directory_path() / "zng-config-test";
+    const std::filesystem::path tmp = zng::test::scratch_path("zng-config-test");
     std::filesystem::create_directories(tmp);
     std::ofstream(tmp / "long_include.yaml") << "# a platform\nplatform:\n  name: x\ninclude: " << std::string(300, 'a')
                                              << ".yaml\n";
@@ -240,6 +242,7 @@ TEST(Config, IncludeNameTheFileSystemCannotLookUpIsAConfigError) {
     // The same name given as the config file itself.
     std::string top = config_error([&] { load_config_file((tmp / std::string(300, 'b')).string()); });
     EXPECT_NE(top.find("cannot look up"), std::string::npos) << top;
+    std::filesystem::remove_all(tmp);
 }
 
 TEST(Config, AliasExpansionIsBounded) {
