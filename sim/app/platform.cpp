@@ -22,6 +22,7 @@
 #include "sim/mem/cache_flush_client.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/write_redirection.hpp"
+#include "storage/control/os_fault_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 #include "storage/storage_system.hpp"
 #include "traces/array_index.hpp"
@@ -227,13 +228,29 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     std::vector<trace::ArrayIndex> data_sets;
     for (const auto& a : apps) data_sets.emplace_back(a.source ? trace::ArrayIndex(a.source->header().arrays)
                                                                : trace::ArrayIndex());
+    // The node's storage path comes first: Hetero's translator may drive its control plane.
+    const ConfigNode* storage_section = root.find(kStorageSection.key());
+    if (storage_section)
+        storage_ = build_section(root, kStorageSection.key(), [&] {
+            return std::make_unique<storage::StorageSystem>(*sim_, storage_section, kStorageSection.key(),
+                                                            kStorageSection.key());
+        });
     TranslatorContext tctx{&root, static_cast<uint32_t>(apps.size()),
                            [sets = std::move(data_sets)](uint16_t app, uint64_t first, uint64_t last) {
                                return app >= sets.size() || sets[app].empty() || sets[app].overlaps(first, last);
                            }};
+    tctx.storage_plane = storage_ ? storage_->control_plane() : nullptr;
     translator_ = build_section(root, "translation", [&] {
         return translator_slot().create(root.find("translation"), "translation", "first_touch", *sim_, tctx);
     });
+    if (storage_ && storage_->control_plane())
+        if (auto* faults = storage_->control_plane()->find_interface<storage::OsFaultPlane>(); faults && !faults->driven()) {
+            const ConfigNode* plane = storage_section->find("control_plane");
+            const ConfigNode* type = plane ? plane->find("type") : nullptr;
+            throw ConfigError(fmt::format("{}: storage.control_plane.type: os_fault carries the page faults of the "
+                                          "hetero_host translator, and translation.type is another",
+                                          type ? type->loc().str() : "<default>"));
+        }
 
     std::vector<gpu::AppSpec> specs;
     for (auto& a : apps) {
@@ -275,10 +292,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     if (auto* r = memory_->find_interface<WriteRedirectionSource>()) gpu_->l2().policy().set_redirection_source(r);
 
     // GPU-issued storage I/O: the storage path's control plane serves every SM.
-    if (const ConfigNode* st = root.find(kStorageSection.key())) {
-        storage_ = build_section(root, kStorageSection.key(), [&] {
-            return std::make_unique<storage::StorageSystem>(*sim_, st, kStorageSection.key(), kStorageSection.key());
-        });
+    if (storage_) {
         storage_->register_stats(sim_->stats(), kStorageSection.key());
         if (StorageIoService* io = storage_->control_plane()) {
             for (uint32_t i = 0; i < gpu_->num_sms(); ++i) gpu_->sm(i).set_storage_io(io);

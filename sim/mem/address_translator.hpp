@@ -49,6 +49,10 @@ struct TranslatorContext {
     const ConfigNode* root = nullptr;  // whole resolved config
     uint32_t apps = 0;                 // co-running applications (ids 0..apps-1); 0 when not known
     DataSetQuery in_data_set;
+    // The control plane of the platform's `storage:` section, null without one. A
+    // translator whose misses go to storage (Hetero's page faults) asks it for the
+    // interface it drives, so that its SSDs and links are the node's, not its own.
+    InterfaceProvider* storage_plane = nullptr;
 };
 
 using TranslatorSlot = Slot<AddressTranslator, Simulator&, const TranslatorContext&>;

@@ -22,6 +22,7 @@
 
 #include "sim/config/params.hpp"
 #include "sim/config/registry.hpp"
+#include "sim/mem/interface_provider.hpp"
 #include "sim/mem/storage_io_service.hpp"
 #include "sim/stats/stats.hpp"
 #include "storage/host/host_cpu.hpp"
@@ -38,7 +39,7 @@ struct StoragePath {
     HostCpu& host;
 };
 
-class ControlPlane : public StorageIoService {
+class ControlPlane : public StorageIoService, public InterfaceProvider {
 public:
     ControlPlane(const StoragePath& path, uint32_t max_in_flight);
     ~ControlPlane() override = default;

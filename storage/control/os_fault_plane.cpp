@@ -1,5 +1,7 @@
 #include "storage/control/os_fault_plane.hpp"
 
+#include <algorithm>
+
 #include "sim/core/errors.hpp"
 
 namespace zng::storage {
@@ -20,6 +22,12 @@ OsFaultSettings OsFaultSettings::read(const Params& p) {
 }
 
 OsFaultPlane::OsFaultPlane(const StoragePath& path, const OsFaultSettings& s) : ControlPlane(path, s.max_in_flight) {}
+
+uint64_t OsFaultPlane::granule() const {
+    uint64_t g = p_.array.lba_bytes();
+    for (uint32_t i = 0; i < p_.array.size(); ++i) g = std::max(g, p_.array.ssd(i).device().alignment());
+    return g;
+}
 
 void OsFaultPlane::submit(const StorageIoBatch&, StorageIoClient&) {
     throw SimError("control plane os_fault: pages reach GPU memory by page faults; GPU-issued I/O (io_submit) needs "

@@ -23,6 +23,9 @@ struct OsFaultSettings {
 
 class OsFaultPlane final : public ControlPlane {
 public:
+    // Offered to the platform's translator (hetero_host), which drives this plane.
+    static constexpr std::string_view kInterfaceName = "os_fault_plane";
+
     OsFaultPlane(const StoragePath& path, const OsFaultSettings& s);
 
     // The fault path issues no GPU-issued I/O: an io_submit on this plane is an error.
@@ -38,8 +41,23 @@ public:
     Tick host_to_gpu(Tick earliest, uint64_t bytes) { return p_.pcie.host_to_gpu(earliest, bytes); }
     Tick gpu_to_host(Tick earliest, uint64_t bytes) { return p_.pcie.gpu_to_host(earliest, bytes); }
 
+    // The translator whose faults this plane carries says so; a platform refuses an
+    // os_fault plane that nothing drives.
+    void set_driven() { driven_ = true; }
+    bool driven() const { return driven_; }
+
+    uint64_t capacity_bytes() const { return p_.array.capacity_bytes(); }
+    const PcieTopology& pcie() const { return p_.pcie; }
+    // Commands start and end on multiples of this: the array's logical block, or the
+    // device's flash page where that is larger (the firmware model's).
+    uint64_t granule() const;
+
+protected:
+    void* offered_interface(std::string_view name) override { return offer<OsFaultPlane>(this, name); }
+
 private:
     void host_command(uint64_t addr, uint64_t bytes, bool write, IoRequest::Done done);
+    bool driven_ = false;
 };
 
 }  // namespace zng::storage

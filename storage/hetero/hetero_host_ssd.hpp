@@ -44,6 +44,8 @@ public:
     Tick host_to_gpu(Tick earliest, uint64_t bytes) { return plane_.host_to_gpu(earliest, bytes); }
     Tick gpu_to_host(Tick earliest, uint64_t bytes) { return plane_.gpu_to_host(earliest, bytes); }
 
+    // The fault handler's commands and copies on these components.
+    OsFaultPlane& plane() { return plane_; }
     uint64_t capacity_bytes() const { return array_.capacity_bytes(); }
     uint64_t page_size() const { return device_->page_size(); }
     Tick command_latency() const { return nvme().settings().submission_cost(); }

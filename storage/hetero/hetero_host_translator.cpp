@@ -42,7 +42,7 @@ const ComponentSchema& HeteroHostTranslator::schema() {
     return s;
 }
 
-HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext&,
+HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx,
                                            flash::FlashOpExecutor* ssd_flash)
     : sim_(sim), page_size_(p[kPageSize]), interrupt_(p[kInterruptLatency]),
       handling_(p[kHostHandling]), window_(p[kFaultBatchWindow]),
@@ -60,11 +60,26 @@ HeteroHostTranslator::HeteroHostTranslator(Simulator& sim, const Params& p, cons
       writebacks_(sim.stats().counter("translation.writebacks", "dirty pages copied back and written to the SSD", "pages")),
       fault_latency_(sim.stats().average("translation.fault_latency", "fault raised to page usable", "ns")) {
     if (page_size_ & (page_size_ - 1)) p.fail(kPageSize.key(), "must be a power of two");
-    ssd_ = std::make_unique<HeteroHostSsd>(sim, p[kSsd], p.path() + "." + kSsd.key(), "translation.ssd", kPcie.read(p),
-                                           ssd_flash);
-    if (page_size_ % ssd_->page_size() != 0)
-        p.fail(kPageSize.key(), fmt::format("{} B is not a multiple of the SSD's {} B flash page", page_size_,
-                                        ssd_->page_size()));
+    host_path_ = ctx.storage_plane ? ctx.storage_plane->find_interface<OsFaultPlane>() : nullptr;
+    if (host_path_) {
+        // The node's storage serves the faults; keys describing a storage of the
+        // translator's own would be silently unused.
+        if (p.has(kSsd.key()))
+            p.fail(kSsd.key(), "the platform's storage section (control plane os_fault) holds the host SSDs; leave out "
+                               "fragments/hetero_zssd.yaml (or --set translation.ssd=~) or the storage section");
+        for (const ParamSpec& s : kPcie.specs())
+            if (p.has(s.key))
+                p.fail(s.key, "the GPU's link is storage.pcie's when the platform's storage section serves the faults");
+    } else {
+        own_ssd_ = std::make_unique<HeteroHostSsd>(sim, p[kSsd], p.path() + "." + kSsd.key(), "translation.ssd",
+                                                   kPcie.read(p), ssd_flash);
+        host_path_ = &own_ssd_->plane();
+    }
+    host_path_->set_driven();
+    const uint64_t granule = host_path_->granule();
+    if (page_size_ % granule != 0)
+        p.fail(kPageSize.key(), fmt::format("{} B is not a multiple of the SSD's {} B flash page or logical block",
+                                            page_size_, granule));
 }
 
 uint64_t HeteroHostTranslator::key(uint16_t app, uint64_t vpn) {
@@ -148,8 +163,8 @@ bool HeteroHostTranslator::take_frame(uint32_t f, Tick at) {
         if (shootdown_) shootdown_(static_cast<uint16_t>(vk >> 48), vk & ((uint64_t{1} << 48) - 1));
         if (frames_.dirty(v)) {
             ++writebacks_;
-            ft.frame_free = ssd_->gpu_to_host(at, page_size_);
-            ssd_->write(ssd_address(vk), page_size_, nullptr);
+            ft.frame_free = host_path_->gpu_to_host(at, page_size_);
+            host_path_->write(ssd_address(vk), page_size_, nullptr);
         }
         frames_.erase(v);
     }
@@ -162,8 +177,8 @@ uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
     const uint32_t* placed = placement_.get(k);
     uint32_t page = placed ? *placed : 0;
     if (!placed) {
-        if ((ssd_pages_used_ + 1) * page_size_ > ssd_->capacity_bytes())
-            throw SimError(fmt::format("hetero_host: the data touched exceeds the SSD's {} B", ssd_->capacity_bytes()));
+        if ((ssd_pages_used_ + 1) * page_size_ > host_path_->capacity_bytes())
+            throw SimError(fmt::format("hetero_host: the data touched exceeds the SSD's {} B", host_path_->capacity_bytes()));
         page = static_cast<uint32_t>(ssd_pages_used_++);
         placement_.put(k, page);
     }
@@ -171,9 +186,9 @@ uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
 }
 
 void HeteroHostTranslator::ssd_read(uint32_t f) {
-    ssd_->read(ssd_address(faults_v_[f].key), page_size_, [this, f](IoRequest&) {
+    host_path_->read(ssd_address(faults_v_[f].key), page_size_, [this, f](IoRequest&) {
         Fault& ft = faults_v_[f];
-        copied_.push(f, ssd_->host_to_gpu(std::max(sim_.now(), ft.frame_free), page_size_));
+        copied_.push(f, host_path_->host_to_gpu(std::max(sim_.now(), ft.frame_free), page_size_));
     });
 }
 

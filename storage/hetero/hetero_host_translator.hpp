@@ -4,8 +4,10 @@
 // window (up to a batch size) raise one interrupt to the host, which pays its handling
 // latency, reads each page from the NVMe SSD (its own controller, FTL and channels,
 // then its link to host memory) and copies it over the GPU's PCIe link into a frame.
-// The SSD and both links are the storage components (HeteroHostSsd: one SSD, the
-// firmware device model).
+// The SSD and both links are the storage components: the translator's own (`ssd:` and
+// the `pcie_` keys; HeteroHostSsd, one SSD with the firmware device model by default),
+// or, when the platform has a `storage:` section with control plane os_fault, that
+// section's SSD array, PCIe topology and host, shared with the rest of the node.
 // When GPU memory is full the least recently used page is evicted: its TLB entries are
 // shot down and, if dirty, it is copied back over PCIe and written to the SSD. The
 // LRU order follows translations; whoever sees the GPU-memory traffic (the platform's
@@ -41,9 +43,8 @@ public:
     uint64_t faults() const { return faults_.get(); }
     uint64_t evictions() const { return evictions_.get(); }
     uint64_t writebacks() const { return writebacks_.get(); }
-    const HeteroHostSsd& ssd() const { return *ssd_; }
     Tick fault_overhead() const { return interrupt_ + handling_; }
-    const BandwidthServer& host_to_gpu() const { return ssd_->pcie().gpu_link_down(); }
+    const BandwidthServer& host_to_gpu() const { return host_path_->pcie().gpu_link_down(); }
 
 protected:
     void* offered_interface(std::string_view name) override {
@@ -70,7 +71,8 @@ private:
     uint64_t page_size_;
     Tick interrupt_, handling_, window_;
     uint32_t batch_size_;
-    std::unique_ptr<HeteroHostSsd> ssd_;
+    std::unique_ptr<HeteroHostSsd> own_ssd_;  // null when the platform's storage serves the faults
+    OsFaultPlane* host_path_;                 // the fault handler's commands and copies
     ftl::LruPageCache frames_;          // slot = GPU frame
     GrowingHashMap<uint32_t> pending_{512};    // page key -> fault
     GrowingHashMap<uint32_t> placement_{512};  // page key -> SSD page (data laid out in first-touch order)

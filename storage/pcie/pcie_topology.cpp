@@ -12,6 +12,9 @@ const PcieLinkParams kSsdLink("ssd_link_", "each SSD's link (PCIe 4.0 x4: P5510,
 // theoretical value (32 GB/s)" on the A100's PCIe Gen4 x16: 16 x 16 GT/s x 128/130 / 8
 // = 31.51 GB/s encoded, of which 21 GB/s is 0.6665.
 const PcieLinkParams kGpuLink("gpu_link_", "the GPU's link (A100 PCIe: Gen4 x16)", 16, "16GT/s", "500ns", "0.6665");
+const Param<Bool> kSsdLinkDuplex{"ssd_link_duplex", "true",
+                                 "each SSD's link carries reads and writes at once, a lane pair per direction (PCIe "
+                                 "links are full duplex); false: one server for both (Hetero's SSD as it was modelled)"};
 const Param<Time> kFabricLatency{"fabric_latency", "150ns",
                                  "the switch or root complex forwarding a packet (assumption: a PCIe switch's "
                                  "cut-through latency is of this order)"};
@@ -42,7 +45,7 @@ const ComponentSchema& PcieTopologySettings::schema() {
                         "the GPU's link with its measured efficiency; peer-to-peer or through a host bounce buffer.";
         c.params = kSsdLink.specs();
         for (const ParamSpec& p : kGpuLink.specs()) c.params.push_back(p);
-        for (const ParamSpec& p : std::vector<ParamSpec>{kFabricLatency, kFabricBandwidth, kRoute,
+        for (const ParamSpec& p : std::vector<ParamSpec>{kSsdLinkDuplex, kFabricLatency, kFabricBandwidth, kRoute,
                                                           kHostMemoryBandwidth, kHostMemoryLatency})
             c.params.push_back(p);
         return c;
@@ -55,6 +58,7 @@ PcieTopologySettings PcieTopologySettings::read(const Params& p, uint32_t ssds) 
     s.ssds = ssds;
     s.ssd_link = kSsdLink.read(p);
     s.gpu_link = kGpuLink.read(p);
+    s.ssd_link_duplex = p[kSsdLinkDuplex];
     s.fabric_latency = p[kFabricLatency];
     s.fabric_bandwidth = p[kFabricBandwidth];
     s.route = p[kRoute] == "host_bounce" ? GpuDataRoute::HostBounce : GpuDataRoute::PeerToPeer;

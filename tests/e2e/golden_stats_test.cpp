@@ -89,4 +89,48 @@ INSTANTIATE_TEST_SUITE_P(Points, GoldenStats, ::testing::ValuesIn(points()),
                              return n;
                          });
 
+// Hetero's page faults on the node's storage components (a `storage:` section with
+// control plane os_fault) set as Hetero's own SSD give its golden statistics: the same
+// simulated time and every GPU, memory and translation statistic alike. Only where the
+// SSD's own statistics go differs (storage.* instead of translation.ssd.*), and the
+// resolved config.
+TEST(GoldenStatsOfHetero, FaultsOnTheNodesStorageGiveTheGoldenStatistics) {
+    for (const char* workload : {"bfs1", "back"}) {
+        const fs::path golden = kGolden / (std::string("hetero__") + workload + ".json");
+        const fs::path out = fs::temp_directory_path() / (std::string("zngsim-golden-hetero-node-") + workload);
+        fs::remove_all(out);
+        std::string cmd = std::string(ZNG_BINARY) + " run --config " + ZNG_SOURCE_DIR +
+                          "/tests/e2e/hetero_own_ssd_as_node_storage.yaml --workload " + workload + " -q --out " +
+                          out.string();
+        for (const char* key : {"ssd", "pcie_lanes", "pcie_rate", "pcie_encoding", "pcie_latency"})
+            cmd += std::string(" --set translation.") + key + "=~";
+        ASSERT_EQ(std::system((cmd + " 2>&1").c_str()), 0) << cmd;
+        nlohmann::json want = load(golden), got = load(out / "stats.json");
+        ASSERT_TRUE(want["stats"]["translation"].contains("ssd"));
+        EXPECT_FALSE(got["stats"]["translation"].contains("ssd"));  // the translator built no SSD
+        EXPECT_EQ(got["stats"]["storage"]["ssd0"]["requests"], want["stats"]["translation"]["ssd"]["requests"]);
+        for (auto* j : {&want, &got}) {
+            j->erase("config");
+            (*j)["stats"]["translation"].erase("ssd");
+            (*j)["stats"].erase("storage");
+            // The plane is every SM's storage I/O service too (an io_submit on it is an
+            // error naming os_fault), which adds per-SM I/O counters, all zero here.
+            for (auto& [name, sm] : (*j)["stats"]["gpu"].items())
+                if (name.rfind("sm", 0) == 0 && sm.contains("storage_io")) {
+                    for (auto& [stat, v] : sm["storage_io"].items())
+                        EXPECT_EQ(v.is_object() ? v["value"] : v, 0) << name << ".storage_io." << stat;
+                    sm.erase("storage_io");
+                }
+        }
+        std::vector<std::string> differences;
+        diff(want, got, "", differences);
+        EXPECT_TRUE(differences.empty()) << workload << ":\n  " << [&] {
+            std::string s;
+            for (const auto& d : differences) s += d + "\n  ";
+            return s;
+        }();
+        fs::remove_all(out);
+    }
+}
+
 }  // namespace

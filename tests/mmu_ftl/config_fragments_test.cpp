@@ -57,8 +57,8 @@ TEST(ConfigFragments, HeteroZssdAndTlcBuild) {
     register_flash_model_components();
     register_mmu_ftl_components();
     storage::register_storage_components();
-    for (auto frags : {std::vector<std::string>{"hetero_host.yaml"},
-                       std::vector<std::string>{"hetero_host.yaml", "hetero_tlc_ssd.yaml"}}) {
+    for (auto frags : {std::vector<std::string>{"hetero_host.yaml", "hetero_zssd.yaml"},
+                       std::vector<std::string>{"hetero_host.yaml", "hetero_zssd.yaml", "hetero_tlc_ssd.yaml"}}) {
         ConfigNode root = load_with(frags);
         Simulator sim;
         TranslatorContext ctx{&root, 0, {}};

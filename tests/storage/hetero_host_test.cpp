@@ -165,3 +165,90 @@ TEST(HeteroHost, PagesAreStripedOverTheSsdsEachWithItsOwnLink) {
 
 }  // namespace
 }  // namespace zng::storage::test
+
+// Hetero on the node's storage: a platform `storage:` section whose control plane is
+// os_fault holds the host SSDs and links, and the translator builds none of its own.
+#include "storage/storage_system.hpp"
+
+namespace zng::storage::test {
+namespace {
+
+// Four P5510-like SSDs (the calibrated device's defaults) striped in 4 KiB units, pages
+// bounced through host DRAM as Hetero's handler copies them; faults handled one by one,
+// with `extra` keys in the translation section.
+std::string node_config(const std::string& extra = "") {
+    return "storage:\n"
+           "  array: {ssds: 4, placement: raid0, stripe_size: 4KiB, ssd: {completion: interrupt}}\n"
+           "  pcie: {route: host_bounce}\n"
+           "  control_plane: {type: os_fault}\n"
+           "translation: {type: hetero_host, fault_batch_size: 1, fault_batch_window: 0ns" +
+           extra + "}\n";
+}
+
+struct NodeRig {
+    explicit NodeRig(const std::string& yaml = node_config()) : root(parse_config_text(yaml, "hetero.yaml")) {
+        register_storage_components();
+        storage = std::make_unique<StorageSystem>(sim, root.find("storage"), "storage", "storage");
+        Params p(root.find("translation"), HeteroHostTranslator::schema(), "translation");
+        TranslatorContext ctx{&root, 0, {}, storage->control_plane()};
+        host = std::make_unique<HeteroHostTranslator>(sim, p, ctx);
+    }
+    Simulator sim;
+    ConfigNode root;
+    std::unique_ptr<StorageSystem> storage;
+    std::unique_ptr<HeteroHostTranslator> host;
+};
+
+// The handler's read and copy of one page, measured on a storage system of its own
+// built from the same section (an independent measurement of the terms of a fault).
+std::pair<Tick, Tick> lone_read_and_copy() {
+    register_storage_components();
+    Simulator sim;
+    const ConfigNode root = parse_config_text(node_config(), "hetero.yaml");
+    StorageSystem s(sim, root.find("storage"), "storage", "storage");
+    auto* plane = s.control_plane()->find_interface<OsFaultPlane>();
+    Tick read = 0;
+    plane->read(0, 4096, [&](IoRequest&) { read = sim.now(); });
+    sim.run();
+    return {read, s.pcie().host_to_gpu(read, 4096) - read};
+}
+
+TEST(HeteroHost, OnTheNodesStorageAFaultCostsItsReadAndCopyThere) {
+    NodeRig rig;
+    const auto [read, copy] = lone_read_and_copy();
+    Tick at = 0;
+    rig.host->resolve_fault(0, 7, [&](uint64_t) { at = rig.sim.now(); });
+    rig.sim.run();
+    // interrupt 2 us + handling 20 us, then the node's SSD read and PCIe copy.
+    EXPECT_EQ(at, 2 * kMicrosecond + 20 * kMicrosecond + read + copy);
+    EXPECT_EQ(rig.storage->array().ssd(0).commands(), 1u);
+    EXPECT_EQ(rig.storage->pcie().gpu_link_down().bytes(), 4096u);
+    EXPECT_TRUE(rig.storage->control_plane()->find_interface<OsFaultPlane>()->driven());
+    // The translator built no SSD of its own: no statistic under translation.ssd.
+    for (const Stat* st : rig.sim.stats().all()) EXPECT_NE(st->name().rfind("translation.ssd", 0), 0u) << st->name();
+}
+
+TEST(HeteroHost, OnTheNodesStorageFaultsSpreadOverItsSsds) {
+    NodeRig rig;
+    int done = 0;
+    for (uint64_t vpn = 0; vpn < 8; ++vpn) rig.host->resolve_fault(0, vpn, [&](uint64_t) { ++done; });
+    rig.sim.run();
+    EXPECT_EQ(done, 8);
+    // Pages are laid out in first-touch order, 4 KiB stripes over 4 SSDs: two each.
+    for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(rig.storage->array().ssd(i).commands(), 2u) << "SSD " << i;
+}
+
+TEST(HeteroHost, OnTheNodesStorageAnSsdOrLinkOfItsOwnIsAConfigError) {
+    for (const auto& [extra, key] : {std::pair<std::string, std::string>{", ssd: {ssds: 2}", "translation.ssd"},
+                                     {", pcie_lanes: 8", "translation.pcie_lanes"}}) {
+        try {
+            NodeRig rig(node_config(extra));
+            ADD_FAILURE() << "no error for" << extra;
+        } catch (const ConfigError& e) {
+            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace zng::storage::test
