@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "memory/dram_params.hpp"
+#include "sim/core/errors.hpp"
 
 namespace zng::memory {
 
@@ -51,7 +52,7 @@ const ComponentSchema& Gddr5Memory::schema() {
 
 Gddr5Memory::Gddr5Memory(const Params& p, Simulator& sim, const BackendContext& ctx)
     : DramChannelBackend(sim, p.path(), ctx.ports, kDram.command_clock(p), gddr5_mapping(p), p[kCapacity]),
-      peak_(kDram.bus_peak(p) * p[kChannels]) {
+      peak_(kDram.bus_peak(p) * p[kChannels]), sim_(sim), line_size_(ctx.line_size) {
     DramChannelConfig cfg;
     cfg.banks = p[kBanks];
     kDram.read_bus(p, clock_, cfg.timing);
@@ -114,6 +115,39 @@ bool Gddr5Memory::recv_request(MemRequest* r, ResponsePort& port) {
     traffic_.accepted(r);
     ch.enqueue(t);
     return true;
+}
+
+void Gddr5Memory::attach_dma() {
+    if (dma_) return;
+    dma_ = std::make_unique<DmaTrafficInjector>(sim_, name_, line_size_, [this](uint64_t a, uint32_t b, bool w) {
+        return try_dma(a, b, w);
+    });
+}
+
+void Gddr5Memory::dma_access(uint64_t addr, uint64_t bytes, Tick first, Tick last, bool write) {
+    if (!dma_) throw SimError(name_ + ": storage DMA before attach_dma()");
+    dma_->add(addr, bytes, first, last, write);
+}
+
+bool Gddr5Memory::try_dma(uint64_t addr, uint32_t bytes, bool write) {
+    // A DMA buffer is addressed as the GPU's memory is; addresses past the capacity
+    // wrap (the buffer's frames are wherever the allocator put them).
+    const DecodedAddress d = mapping_.decode(addr % capacity_);
+    DramChannel& ch = *channels_[d.channel];
+    DramTxn t;
+    t.req = nullptr;  // posted: nobody waits for its completion
+    t.bank = d.bank;
+    t.row = d.row;
+    t.bursts = bursts_for(bytes, ch.config().timing.burst_bytes);
+    t.kind = write ? DramTxnKind::Write : DramTxnKind::Read;
+    if (!ch.has_room(t.kind)) return false;
+    ch.enqueue(t);
+    return true;
+}
+
+void Gddr5Memory::room_freed(DramChannel& ch) {
+    DramChannelBackend::room_freed(ch);  // the L2's refused requests first, as before
+    if (dma_) dma_->room_freed();
 }
 
 void Gddr5Memory::txn_done(DramChannel& ch, const DramTxn& t) {

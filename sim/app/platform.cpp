@@ -22,6 +22,7 @@
 #include "sim/mem/cache_flush_client.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/write_redirection.hpp"
+#include "sim/mem/dma_traffic_sink.hpp"
 #include "storage/control/os_fault_plane.hpp"
 #include "storage/gofs/gofs_plane.hpp"
 #include "storage/storage_system.hpp"
@@ -293,6 +294,8 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
 
     // GPU-issued storage I/O: the storage path's control plane serves every SM.
     if (storage_) {
+        // Storage DMA goes through the GPU memory's channels when they are modelled.
+        if (auto* sink = memory_->find_interface<DmaTrafficSink>()) storage_->gpu_dma().set_sink(sink);
         storage_->register_stats(sim_->stats(), kStorageSection.key());
         if (StorageIoService* io = storage_->control_plane()) {
             for (uint32_t i = 0; i < gpu_->num_sms(); ++i) gpu_->sm(i).set_storage_io(io);

@@ -228,7 +228,7 @@ void CpuManagedPlane::start(uint32_t b) {
         // A bounced write's data goes to the host buffer first, one copy per run.
         if (s_.data == PlaneData::HostBounce && bt.items[run.first].io.write) {
             copier_free_ = std::max(copier_free_, now) + s_.copy_call_cost;
-            at = p_.pcie.gpu_to_host(copier_free_, run.bytes);
+            at = p_.pcie.gpu_to_host(copier_free_, run.bytes, bt.items[run.first].io.dest);
             ++copies_;
         }
         for (uint32_t i = run.first; i < run.first + run.count; ++i) command(b, i, at);
@@ -272,7 +272,7 @@ void CpuManagedPlane::command_done(uint32_t b, uint32_t item) {
         Run& run = bt.runs[it.run];
         if (--run.left > 0) return;
         copier_free_ = std::max(copier_free_, p_.sim.now()) + s_.copy_call_cost;
-        copied_.push(uint64_t{b} << 32 | it.run, p_.pcie.host_to_gpu(copier_free_, run.bytes));
+        copied_.push(uint64_t{b} << 32 | it.run, p_.pcie.host_to_gpu(copier_free_, run.bytes, bt.items[run.first].io.dest));
         ++copies_;
         return;
     }

@@ -36,10 +36,14 @@ public:
     // queue pair is full waits in that queue's FIFO.
     void read(uint64_t addr, uint64_t bytes, IoRequest::Done done) { host_command(addr, bytes, false, std::move(done)); }
     void write(uint64_t addr, uint64_t bytes, IoRequest::Done done) { host_command(addr, bytes, true, std::move(done)); }
-    // The handler's copies between host DRAM and GPU memory over the GPU's link; the
-    // tick the last byte arrives.
-    Tick host_to_gpu(Tick earliest, uint64_t bytes) { return p_.pcie.host_to_gpu(earliest, bytes); }
-    Tick gpu_to_host(Tick earliest, uint64_t bytes) { return p_.pcie.gpu_to_host(earliest, bytes); }
+    // The handler's copies between host DRAM and GPU memory (at `gpu_addr`, the page's
+    // frame) over the GPU's link; the tick the last byte arrives.
+    Tick host_to_gpu(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+        return p_.pcie.host_to_gpu(earliest, bytes, gpu_addr);
+    }
+    Tick gpu_to_host(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+        return p_.pcie.gpu_to_host(earliest, bytes, gpu_addr);
+    }
 
     // The translator whose faults this plane carries says so; a platform refuses an
     // os_fault plane that nothing drives.

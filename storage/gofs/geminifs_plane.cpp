@@ -130,7 +130,8 @@ void GeminifsPlane::begin(uint32_t slot) {
     const uint32_t thread = static_cast<uint32_t>(next_thread_++ % s_.host_threads);
     const Tick at_host = p_.sim.now() + s_.rpc_latency;
     const Tick opened_on_host = p_.host.run_on(thread, at_host, 1);
-    const Tick copied = p_.pcie.host_to_gpu(opened_on_host + s_.copy_call_cost, s_.open_metadata);
+    // The metadata lands in the file's block of the per-open GPU memory.
+    const Tick copied = p_.pcie.host_to_gpu(opened_on_host + s_.copy_call_cost, s_.open_metadata, file * s_.open_metadata);
     ready_.push(Ready{slot, Stage::Opened}, copied + s_.rpc_latency);
 }
 

@@ -41,8 +41,12 @@ public:
     void write(uint64_t addr, uint64_t bytes, Done done) { plane_.write(addr, bytes, std::move(done)); }
     // Copies between host DRAM and GPU memory over the GPU's link; the tick the last
     // byte arrives.
-    Tick host_to_gpu(Tick earliest, uint64_t bytes) { return plane_.host_to_gpu(earliest, bytes); }
-    Tick gpu_to_host(Tick earliest, uint64_t bytes) { return plane_.gpu_to_host(earliest, bytes); }
+    Tick host_to_gpu(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+        return plane_.host_to_gpu(earliest, bytes, gpu_addr);
+    }
+    Tick gpu_to_host(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+        return plane_.gpu_to_host(earliest, bytes, gpu_addr);
+    }
 
     // The fault handler's commands and copies on these components.
     OsFaultPlane& plane() { return plane_; }

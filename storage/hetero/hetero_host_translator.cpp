@@ -163,7 +163,7 @@ bool HeteroHostTranslator::take_frame(uint32_t f, Tick at) {
         if (shootdown_) shootdown_(static_cast<uint16_t>(vk >> 48), vk & ((uint64_t{1} << 48) - 1));
         if (frames_.dirty(v)) {
             ++writebacks_;
-            ft.frame_free = host_path_->gpu_to_host(at, page_size_);
+            ft.frame_free = host_path_->gpu_to_host(at, page_size_, uint64_t{v} * page_size_);
             host_path_->write(ssd_address(vk), page_size_, nullptr);
         }
         frames_.erase(v);
@@ -188,7 +188,7 @@ uint64_t HeteroHostTranslator::ssd_address(uint64_t k) {
 void HeteroHostTranslator::ssd_read(uint32_t f) {
     host_path_->read(ssd_address(faults_v_[f].key), page_size_, [this, f](IoRequest&) {
         Fault& ft = faults_v_[f];
-        copied_.push(f, host_path_->host_to_gpu(std::max(sim_.now(), ft.frame_free), page_size_));
+        copied_.push(f, host_path_->host_to_gpu(std::max(sim_.now(), ft.frame_free), page_size_, uint64_t{ft.frame} * page_size_));
     });
 }
 

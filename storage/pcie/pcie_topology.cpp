@@ -88,31 +88,31 @@ Flow PcieTopology::host_read(Tick earliest, uint64_t bytes) {
     return host_memory_.pass(Flow::at(earliest), bytes);
 }
 
-Tick PcieTopology::ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes) {
+Tick PcieTopology::ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes, uint64_t addr) {
     const Flow out = fabric_up_.pass(ssd_up_.at(ssd).pass(Flow::at(earliest), bytes), bytes);
     if (to == IoMemory::Host) return host_write(out, bytes).last;
-    if (route_ == GpuDataRoute::PeerToPeer) return gpu_memory_.write(gpu_down_.pass(out, bytes), bytes).last;
+    if (route_ == GpuDataRoute::PeerToPeer) return gpu_memory_.write(gpu_down_.pass(out, bytes), bytes, addr).last;
     // Bounce: the copy to the GPU starts once the whole DMA is in host DRAM.
-    return host_to_gpu(host_write(out, bytes).last, bytes);
+    return host_to_gpu(host_write(out, bytes).last, bytes, addr);
 }
 
-Tick PcieTopology::memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes) {
+Tick PcieTopology::memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes, uint64_t addr) {
     Flow in;
     if (from == IoMemory::Host)
         in = host_read(earliest, bytes);
     else if (route_ == GpuDataRoute::PeerToPeer)
-        in = gpu_up_.pass(gpu_memory_.read(earliest, bytes), bytes);
+        in = gpu_up_.pass(gpu_memory_.read(earliest, bytes, addr), bytes);
     else  // bounce: the whole copy lands in host DRAM before the SSD's DMA reads it
-        in = host_read(gpu_to_host(earliest, bytes), bytes);
+        in = host_read(gpu_to_host(earliest, bytes, addr), bytes);
     return ssd_down(ssd).pass(fabric_down_.pass(in, bytes), bytes).last;
 }
 
-Tick PcieTopology::host_to_gpu(Tick earliest, uint64_t bytes) {
-    return gpu_memory_.write(gpu_down_.pass(host_read(earliest, bytes), bytes), bytes).last;
+Tick PcieTopology::host_to_gpu(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+    return gpu_memory_.write(gpu_down_.pass(host_read(earliest, bytes), bytes), bytes, gpu_addr).last;
 }
 
-Tick PcieTopology::gpu_to_host(Tick earliest, uint64_t bytes) {
-    return host_write(gpu_up_.pass(gpu_memory_.read(earliest, bytes), bytes), bytes).last;
+Tick PcieTopology::gpu_to_host(Tick earliest, uint64_t bytes, uint64_t gpu_addr) {
+    return host_write(gpu_up_.pass(gpu_memory_.read(earliest, bytes, gpu_addr), bytes), bytes).last;
 }
 
 }  // namespace zng::storage

@@ -44,11 +44,11 @@ public:
     PcieTopology(const PcieTopologySettings& s, GpuDmaPort& gpu_memory);
 
     // SsdDataPath: an SSD's DMA to / from GPU memory (by the route) or host DRAM.
-    Tick ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes) override;
-    Tick memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes) override;
-    // Copies between host DRAM and GPU memory over the GPU's link.
-    Tick host_to_gpu(Tick earliest, uint64_t bytes);
-    Tick gpu_to_host(Tick earliest, uint64_t bytes);
+    Tick ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes, uint64_t addr) override;
+    Tick memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes, uint64_t addr) override;
+    // Copies between host DRAM and GPU memory (at `gpu_addr`) over the GPU's link.
+    Tick host_to_gpu(Tick earliest, uint64_t bytes, uint64_t gpu_addr);
+    Tick gpu_to_host(Tick earliest, uint64_t bytes, uint64_t gpu_addr);
     // A copy within host DRAM (a memcpy: every byte read, then written).
     Tick host_copy(Tick earliest, uint64_t bytes) { return host_write(host_read(earliest, bytes), bytes).last; }
 

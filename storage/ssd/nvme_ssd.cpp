@@ -109,7 +109,7 @@ void NvmeSsd::fetched(uint32_t c) {
     ++commands_;
     // Write data crosses into the SSD while the device works on the command.
     if (io.is_write()) {
-        cmd.dma_end = path_.memory_to_ssd(index_, io.memory, sim_.now(), io.bytes);
+        cmd.dma_end = path_.memory_to_ssd(index_, io.memory, sim_.now(), io.bytes, io.dest);
         bytes_written_ += io.bytes;
     } else {
         bytes_read_ += io.bytes;
@@ -122,7 +122,7 @@ void NvmeSsd::device_done(uint32_t c) {
     IoRequest& io = cmd.io;
     io.device_done = sim_.now();
     const Tick data = io.is_write() ? std::max(sim_.now(), cmd.dma_end)
-                                    : path_.ssd_to_memory(index_, io.memory, sim_.now(), io.bytes);
+                                    : path_.ssd_to_memory(index_, io.memory, sim_.now(), io.bytes, io.dest);
     finished_.push(c, data + s_.completion_cost());
 }
 

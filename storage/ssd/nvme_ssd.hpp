@@ -24,11 +24,12 @@
 namespace zng::storage {
 
 // Where an SSD's data goes: the PCIe topology. Returns when the last byte has arrived.
+// `addr` is the data's address in that memory.
 class SsdDataPath {
 public:
     virtual ~SsdDataPath() = default;
-    virtual Tick ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes) = 0;
-    virtual Tick memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes) = 0;
+    virtual Tick ssd_to_memory(uint32_t ssd, IoMemory to, Tick earliest, uint64_t bytes, uint64_t addr) = 0;
+    virtual Tick memory_to_ssd(uint32_t ssd, IoMemory from, Tick earliest, uint64_t bytes, uint64_t addr) = 0;
 };
 
 enum class CompletionNotice : uint8_t { Interrupt, Polling };

@@ -109,7 +109,7 @@ TEST(ControlPlane, OsFaultPageInIsTheSumOfItsStages) {
     plane.read(0, 4096, [&](IoRequest&) { read_done = r.rig.sim.now(); });
     r.rig.sim.run();
     EXPECT_EQ(read_done, 13'680 * kNanosecond);
-    EXPECT_EQ(plane.host_to_gpu(read_done, 4096), 14'300 * kNanosecond);
+    EXPECT_EQ(plane.host_to_gpu(read_done, 4096, 0), 14'300 * kNanosecond);
     // The page passed through host DRAM: written by the SSD's DMA, read by the copy.
     EXPECT_EQ(r.rig.pcie.host_memory_bytes_written(), 4096u);
     EXPECT_EQ(r.rig.pcie.host_memory_bytes_read(), 4096u);

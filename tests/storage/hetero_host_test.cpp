@@ -210,7 +210,7 @@ std::pair<Tick, Tick> lone_read_and_copy() {
     Tick read = 0;
     plane->read(0, 4096, [&](IoRequest&) { read = sim.now(); });
     sim.run();
-    return {read, s.pcie().host_to_gpu(read, 4096) - read};
+    return {read, s.pcie().host_to_gpu(read, 4096, 0) - read};
 }
 
 TEST(HeteroHost, OnTheNodesStorageAFaultCostsItsReadAndCopyThere) {
