@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/mem/dma_traffic_sink.hpp"
 #include "sim/mem/memory_backend.hpp"
 #include "sim/mem/resident_page_tracker.hpp"
 
@@ -39,6 +40,12 @@ public:
     MemoryBackend& inner() { return *inner_; }
     uint64_t reported_reads() const { return reads_.get(); }
     uint64_t reported_writes() const { return writes_.get(); }
+
+protected:
+    // Storage DMA into GPU memory is the inner memory's (its channels).
+    void* offered_interface(std::string_view name) override {
+        return name == DmaTrafficSink::kInterfaceName ? inner_->find_interface<DmaTrafficSink>() : nullptr;
+    }
 
 private:
     ResidentPageTracker& host_;

@@ -292,10 +292,15 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     // lines in pinned space (ZnG's write redirection); other back ends have nothing to say.
     if (auto* r = memory_->find_interface<WriteRedirectionSource>()) gpu_->l2().policy().set_redirection_source(r);
 
+    // Storage DMA (the storage section's port, Hetero's own page copies) goes through
+    // the GPU memory's channels when they are modelled.
+    if (auto* sink = memory_->find_interface<DmaTrafficSink>()) {
+        if (storage_) storage_->gpu_dma().set_sink(sink);
+        if (auto* source = translator_->find_interface<DmaTrafficSource>()) source->set_dma_sink(sink);
+    }
+
     // GPU-issued storage I/O: the storage path's control plane serves every SM.
     if (storage_) {
-        // Storage DMA goes through the GPU memory's channels when they are modelled.
-        if (auto* sink = memory_->find_interface<DmaTrafficSink>()) storage_->gpu_dma().set_sink(sink);
         storage_->register_stats(sim_->stats(), kStorageSection.key());
         if (StorageIoService* io = storage_->control_plane()) {
             for (uint32_t i = 0; i < gpu_->num_sms(); ++i) gpu_->sm(i).set_storage_io(io);

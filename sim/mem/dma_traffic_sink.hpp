@@ -26,4 +26,13 @@ public:
     virtual void dma_access(uint64_t addr, uint64_t bytes, Tick first, Tick last, bool write) = 0;
 };
 
+// A part with a storage DMA path of its own (Hetero's translator and its host SSD):
+// the platform hands it the GPU memory's sink as it does the storage section's port.
+class DmaTrafficSource {
+public:
+    static constexpr std::string_view kInterfaceName = "dma_traffic_source";
+    virtual ~DmaTrafficSource() = default;
+    virtual void set_dma_sink(DmaTrafficSink* sink) = 0;
+};
+
 }  // namespace zng

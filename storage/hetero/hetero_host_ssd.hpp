@@ -50,6 +50,7 @@ public:
 
     // The fault handler's commands and copies on these components.
     OsFaultPlane& plane() { return plane_; }
+    GpuDmaPort& gpu_dma() { return gpu_memory_; }
     uint64_t capacity_bytes() const { return array_.capacity_bytes(); }
     uint64_t page_size() const { return device_->page_size(); }
     Tick command_latency() const { return nvme().settings().submission_cost(); }

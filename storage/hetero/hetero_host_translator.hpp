@@ -20,12 +20,13 @@
 #include "mmu_ftl/common/lru_page_cache.hpp"
 #include "sim/core/hash_map.hpp"
 #include "sim/mem/address_translator.hpp"
+#include "sim/mem/dma_traffic_sink.hpp"
 #include "sim/mem/resident_page_tracker.hpp"
 #include "storage/hetero/hetero_host_ssd.hpp"
 
 namespace zng::storage {
 
-class HeteroHostTranslator final : public AddressTranslator, public ResidentPageTracker {
+class HeteroHostTranslator final : public AddressTranslator, public ResidentPageTracker, public DmaTrafficSource {
 public:
     HeteroHostTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx,
                          flash::FlashOpExecutor* ssd_flash = nullptr);
@@ -37,6 +38,11 @@ public:
     // ResidentPageTracker: an access reached GPU memory at `paddr` (a write marks the
     // page dirty).
     void note_access(uint64_t paddr, bool write) override;
+    // DmaTrafficSource: the page copies of its own SSD's path go through `sink` (with
+    // the platform's storage section, the platform wires that section's port).
+    void set_dma_sink(DmaTrafficSink* sink) override {
+        if (own_ssd_) own_ssd_->gpu_dma().set_sink(sink);
+    }
 
     uint64_t frames() const { return frames_.capacity(); }
     uint64_t gpu_memory_bytes() const override { return frames_.capacity() * page_size_; }
@@ -48,7 +54,7 @@ public:
 
 protected:
     void* offered_interface(std::string_view name) override {
-        return offer<ResidentPageTracker>(this, name);
+        return offer<ResidentPageTracker, DmaTrafficSource>(this, name);
     }
 
 private:

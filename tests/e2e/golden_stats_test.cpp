@@ -109,6 +109,10 @@ TEST(GoldenStatsOfHetero, FaultsOnTheNodesStorageGiveTheGoldenStatistics) {
         ASSERT_TRUE(want["stats"]["translation"].contains("ssd"));
         EXPECT_FALSE(got["stats"]["translation"].contains("ssd"));  // the translator built no SSD
         EXPECT_EQ(got["stats"]["storage"]["ssd0"]["requests"], want["stats"]["translation"]["ssd"]["requests"]);
+        // Either way each faulted page's copy is written through the GDDR5 channels.
+        for (const auto* j : {&want, &got})
+            EXPECT_EQ((*j)["stats"]["memory"]["dram"]["dma"]["bytes_written"].get<double>(),
+                      4096.0 * (*j)["stats"]["translation"]["faults"].get<double>());
         for (auto* j : {&want, &got}) {
             j->erase("config");
             (*j)["stats"]["translation"].erase("ssd");
