@@ -33,6 +33,9 @@ public:
 private:
     class LineList;
     void add_lane(LineList& lines, uint64_t first, uint64_t size_minus_1) const;
+    // The line requests of the bytes first..last (first <= last), in ascending order,
+    // written to out; returns their count.
+    uint32_t span(uint64_t first, uint64_t last, LineAccess* out) const;
 
     uint32_t line_size_, sector_size_;
     uint32_t sector_shift_;
