@@ -16,10 +16,6 @@ Coalescer::Coalescer(uint32_t line_size, uint32_t sector_size) : line_size_(line
     sector_shift_ = static_cast<uint32_t>(std::countr_zero(sector_size));
 }
 
-uint32_t Coalescer::bytes(uint32_t sectors) const {
-    return static_cast<uint32_t>(std::popcount(sectors)) * sector_size_;
-}
-
 namespace {
 inline uint32_t sector_range(uint32_t lo, uint32_t hi) {  // bits lo..hi inclusive (hi <= 31)
     return static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
