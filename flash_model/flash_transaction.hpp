@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "flash_model/array/block_state_table.hpp"
 #include "flash_model/array/flash_address.hpp"
@@ -14,6 +13,7 @@
 #include "flash_model/flash_spec.hpp"
 #include "flash_model/index_pool.hpp"
 #include "flash_model/array/log_block_map.hpp"
+#include "sim/core/hash_map.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/mem_request.hpp"
 #include "sim/stats/stats.hpp"
@@ -93,10 +93,12 @@ struct FlashShared {
     FlashCounters c;
     // Programs per distinct data page programmed from a register.
     std::unordered_map<uint64_t, uint32_t> programs_per_page;
-    // Distinct data pages demand writes reached (write redundancy's denominator).
-    std::unordered_set<uint64_t> pages_written;
+    // Distinct data pages demand writes reached (write redundancy's denominator; the
+    // values are unused). Open addressing: one is looked up per demand program and
+    // sense, and a node-based set's lookups miss the host's caches.
+    GrowingHashMap<uint8_t> pages_written{1024};
     // Demand-read senses per distinct data page (read re-accesses: senses of a page sensed before).
-    std::unordered_map<uint64_t, uint32_t> senses_per_page;
+    GrowingHashMap<uint32_t> senses_per_page{1024};
     // Packages whose thrashing checker currently asks for L2 redirection.
     uint32_t thrashing_packages = 0;
     uint32_t controllers = 0;

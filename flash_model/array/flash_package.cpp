@@ -625,7 +625,7 @@ void FlashPackage::port_done(uint32_t id) {
             regs_.note_written(reg);
             if (first_store && sh_.spec.write_staging) stage(reg);
             regs_.set_busy(reg, false);
-            sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr));
+            sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr), 0);
             const uint32_t plane = t.plane;
             reply(id, MsgKind::Ack, 0);
             maybe_flush(plane);
@@ -674,7 +674,7 @@ void FlashPackage::note_read_sense(const FlashTxn& t) {
     // their page, keyed by the data page wherever its newest copy lives (senses for
     // writes and for merges before a program are not reads of the page).
     ++*sh_.c.demand_senses;
-    if (sh_.senses_per_page[sh_.spec.geometry.encode(t.addr)]++ > 0) ++*sh_.c.read_reaccesses;
+    if (sh_.senses_per_page.get_or_insert(sh_.spec.geometry.encode(t.addr))++ > 0) ++*sh_.c.read_reaccesses;
 }
 
 void FlashPackage::on_event(Ev& e) {

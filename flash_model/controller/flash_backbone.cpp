@@ -107,7 +107,7 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                });
     st.formula("read_reaccesses_per_page", "demand-read senses per distinct data page a demand read sensed", "senses/page",
                [this] {
-        return shared_.senses_per_page.empty() ? 0.0
+        return shared_.senses_per_page.size() == 0 ? 0.0
                                                : static_cast<double>(shared_.c.demand_senses->get()) /
                                                      static_cast<double>(shared_.senses_per_page.size());
     });
@@ -207,7 +207,7 @@ uint64_t FlashBackbone::in_flight() const {
 }
 
 double FlashBackbone::write_redundancy() const {
-    if (shared_.pages_written.empty()) return 0.0;
+    if (shared_.pages_written.size() == 0) return 0.0;
     // A page still dirty in a register is one program still to come.
     uint64_t total = 0;
     for (const auto& [_, n] : shared_.programs_per_page) total += n;

@@ -299,8 +299,9 @@ void L1DataCache::fill(MemRequest* f) {
         MemRequest* r = mshr_.waiter(e, i);
         if (i == 0) {
             // The access that missed first owns the fill's journey through the hierarchy.
+            // A select, not a branch: which stages a fill passed varies from fill to fill.
             for (int s = static_cast<int>(Stage::L1Done); s < static_cast<int>(Stage::Complete); ++s)
-                if (f->stamp[s]) r->stamp[s] = f->stamp[s];
+                r->stamp[s] = f->stamp[s] ? f->stamp[s] : r->stamp[s];
         }
         if (r->op == MemOp::Write) mark_dirty(set, static_cast<uint32_t>(way), r->app);
         client_.l1_complete(r);

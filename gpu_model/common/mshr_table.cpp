@@ -32,11 +32,16 @@ uint64_t MshrTable::upfront_bytes(uint32_t entries, uint32_t max_merge) {
 
 int MshrTable::allocate(uint64_t key, uint32_t flags) {
     if (free_.empty()) throw SimError("MSHR allocation with no free entry");
-    if (find(key) != kNone) throw SimError("MSHR allocation for a line that already has an entry");
+    // The key's probe run is walked once: for an entry of the same key (an error), and
+    // to the free slot the new entry takes.
+    uint64_t slot = home(key);
+    for (; slots_of_index_[slot] != kEmptySlot; slot = (slot + 1) & slot_mask_)
+        if (entries_[slots_of_index_[slot]].key == key)
+            throw SimError("MSHR allocation for a line that already has an entry");
     uint32_t i = free_.back();
     free_.pop_back();
-    entries_[i] = Entry{key, 0, flags, 0, true};
-    index_insert(i);
+    entries_[i] = Entry{key, 0, flags, static_cast<uint32_t>(slot), true};
+    slots_of_index_[slot] = i;
     ++in_use_;
     return static_cast<int>(i);
 }
@@ -55,13 +60,6 @@ void MshrTable::release(int e) {
     index_erase(static_cast<uint32_t>(e));
     free_.push_back(static_cast<uint32_t>(e));
     --in_use_;
-}
-
-void MshrTable::index_insert(uint32_t e) {
-    uint64_t i = home(entries_[e].key);
-    while (slots_of_index_[i] != kEmptySlot) i = (i + 1) & slot_mask_;
-    slots_of_index_[i] = e;
-    entries_[e].index_slot = static_cast<uint32_t>(i);
 }
 
 void MshrTable::index_erase(uint32_t e) {

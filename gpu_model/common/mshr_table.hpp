@@ -59,7 +59,6 @@ private:
     static uint64_t index_slots(uint32_t entries);
     // Fibonacci hashing: lines that differ only in high or low bits still spread.
     uint64_t home(uint64_t key) const { return (key * 0x9e3779b97f4a7c15ull) >> index_shift_; }
-    void index_insert(uint32_t e);
     void index_erase(uint32_t e);
 
     uint32_t max_merge_;

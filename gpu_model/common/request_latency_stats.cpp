@@ -16,11 +16,11 @@ RequestLatencyStats::RequestLatencyStats(StatGroup g) {
 
 void RequestLatencyStats::record(const MemRequest& r) {
     if (!r.passed(Stage::Issue) || !r.passed(Stage::Complete)) return;
-    Tick prev = r.at(Stage::Issue);
+    // Compared as stamps (time + 1, 0 = not passed): the previous stage's stamp is at
+    // least 1, so one comparison skips both a stage not passed and a backward step.
+    Tick prev = r.stamp[static_cast<int>(Stage::Issue)];
     for (int s = 1; s < kStageCount; ++s) {
-        auto st = static_cast<Stage>(s);
-        if (!r.passed(st)) continue;
-        Tick t = r.at(st);
+        const Tick t = r.stamp[s];
         // Stamps copied from a shared fill can precede a merged request's own stages:
         // only forward steps are a latency.
         if (t >= prev) {

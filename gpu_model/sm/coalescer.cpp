@@ -16,10 +16,6 @@ Coalescer::Coalescer(uint32_t line_size, uint32_t sector_size) : line_size_(line
     sector_shift_ = static_cast<uint32_t>(std::countr_zero(sector_size));
 }
 
-uint32_t Coalescer::bytes(uint32_t sectors) const {
-    return static_cast<uint32_t>(std::popcount(sectors)) * sector_size_;
-}
-
 namespace {
 inline uint32_t sector_range(uint32_t lo, uint32_t hi) {  // bits lo..hi inclusive (hi <= 31)
     return static_cast<uint32_t>((uint64_t{2} << hi) - (uint64_t{1} << lo));
@@ -106,12 +102,45 @@ private:
     lines.add(line_b, sector_range(0, off_b));
 }
 
+uint32_t Coalescer::span(uint64_t first, uint64_t last, LineAccess* out) const {
+    const uint64_t line_mask = ~static_cast<uint64_t>(line_size_ - 1);
+    const uint32_t last_sector = (line_size_ >> sector_shift_) - 1;
+    uint32_t n = 0;
+    for (uint64_t line = first & line_mask;; line += line_size_) {
+        const uint32_t lo = line <= first ? static_cast<uint32_t>(first - line) >> sector_shift_ : 0;
+        if (line == (last & line_mask)) {
+            out[n++] = LineAccess{line, sector_range(lo, static_cast<uint32_t>(last - line) >> sector_shift_)};
+            return n;
+        }
+        out[n++] = LineAccess{line, sector_range(lo, last_sector)};
+    }
+}
+
 uint32_t Coalescer::coalesce(const trace::WarpRecord& r, LineAccess* out) const {
     LineList lines(out, static_cast<uint32_t>(std::countr_zero(line_size_)));
     const uint64_t size_minus_1 = r.access_size ? r.access_size - 1u : 0u;
     // The lane walk is split by address form, so that the per-lane test of the form
     // leaves the loop (a warp instruction has up to 32 lanes).
     if (r.strided) {
+        // Two forms, most of the strided records of graph traversals, have the lane
+        // walk's result in closed form. A broadcast (stride 0): every lane adds the
+        // first one's lines and sectors again. Active lanes in one run whose accesses
+        // overlap or abut (0 < stride <= size) and do not wrap around the address
+        // space: the bytes touched are one interval, its lines ascending in lane order.
+        const uint32_t m = r.active_mask;
+        if (m == 0) return 0;
+        const int first_lane = std::countr_zero(m);
+        if (r.stride == 0) {
+            add_lane(lines, r.base, size_minus_1);
+            return lines.size();
+        }
+        const uint64_t run = m >> first_lane;
+        if (r.stride > 0 && static_cast<uint64_t>(r.stride) <= size_minus_1 + 1 && (run & (run + 1)) == 0) {
+            const uint64_t stride = static_cast<uint64_t>(r.stride);
+            const uint64_t first = r.base + static_cast<uint64_t>(first_lane) * stride;
+            const uint64_t extent = static_cast<uint64_t>(std::bit_width(m) - 1 - first_lane) * stride + size_minus_1;
+            if (first >= r.base && first + extent >= first) return span(first, first + extent, out);
+        }
         for (uint32_t m = r.active_mask; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
             add_lane(lines, r.base + static_cast<uint64_t>(static_cast<int64_t>(lane) * r.stride), size_minus_1);

@@ -96,8 +96,7 @@ void GcHelperThread::hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTra
 
 void GcHelperThread::note_translation(uint16_t app, uint64_t vpn) {
     const uint64_t key = (uint64_t{app} << 48) | vpn;
-    if (translated_set_.contains(key)) return;
-    translated_set_.put(key, 0);
+    if (!translated_set_.insert(key, 0)) return;
     if (translated_.size() <= app) translated_.resize(app + 1u);
     translated_[app].push_back(vpn);
 }

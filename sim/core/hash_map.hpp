@@ -53,6 +53,33 @@ public:
         slots_[i] = {key, value, true};
         ++size_;
     }
+    // Inserts `key` with `value` unless the map holds it already: false, and no change,
+    // when it does. One probe run, where contains() then put() walk it twice.
+    bool insert(uint64_t key, V value) {
+        const uint64_t size = size_;
+        V& v = get_or_insert(key);
+        if (size_ == size) return false;
+        v = value;
+        return true;
+    }
+    // The value of `key`, inserted as V{} when absent (std::unordered_map's operator[]).
+    // Full: as put().
+    V& get_or_insert(uint64_t key) {
+        uint64_t i = home(key);
+        for (; slots_[i].used; i = (i + 1) & mask_)
+            if (slots_[i].key == key) return slots_[i].value;
+        if (size_ == capacity_) {
+            if constexpr (Growth == HashMapGrowth::Fixed) {
+                throw std::length_error("fixed hash map is full");
+            } else {
+                grow();
+                return get_or_insert(key);
+            }
+        }
+        slots_[i] = {key, V{}, true};
+        ++size_;
+        return slots_[i].value;
+    }
     // The value of `key`, or null.
     const V* get(uint64_t key) const {
         const uint64_t i = find(key);

@@ -2,6 +2,8 @@
 // expectation is worked out by hand from the lane addresses.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gpu_model/sm/coalescer.hpp"
 #include "support/trace_helpers.hpp"
 
@@ -125,6 +127,41 @@ TEST(Coalescer, AccessStraddlingALineBoundaryTouchesBothLines) {
     // All 32 lanes straddling distinct line pairs: the 64-request worst case.
     WarpRecord w = mem(RecordKind::Load, 0x10, 0x107c, 256, 8);
     EXPECT_EQ(run(w).n, 64u);
+}
+
+TEST(Coalescer, StridedRecordsGiveTheLaneWalksResult) {
+    // Broadcasts and runs of overlapping lanes are coalesced in closed form: each must
+    // equal the walk of the same lanes given as scattered addresses, for line sizes of
+    // one sector and more, runs and holes in the mask, straddled lines and the top of
+    // the address space.
+    const uint32_t masks[] = {~0u, 1u, 0x80000000u, 0x0000ffffu, 0x00ffff00u, 0xfffffffeu, 0x0f0f0f0fu, 0x80000001u};
+    const int64_t strides[] = {0, 1, 2, 4, 8, 12, 16, 17, 32, -4};
+    const uint8_t sizes[] = {1, 2, 4, 8, 16};
+    const uint64_t bases[] = {0x1000, 0x107c, 0x20f3, 0xffffffffffffff00ull, 0xfffffffffffffff8ull};
+    for (uint32_t line : {32u, 128u, 256u}) {
+        Coalescer c(line, 32);
+        for (uint32_t mask : masks)
+            for (int64_t stride : strides)
+                for (uint8_t size : sizes)
+                    for (uint64_t base : bases) {
+                        WarpRecord strided = mem(RecordKind::Load, 0x10, base, stride, size, mask);
+                        WarpRecord scattered = strided;
+                        scattered.strided = false;
+                        for (uint32_t lane = 0; lane < trace::kWarpSize; ++lane)
+                            scattered.addr[lane] = base + static_cast<uint64_t>(static_cast<int64_t>(lane) * stride);
+                        LineAccess a[Coalescer::kMaxLines], b[Coalescer::kMaxLines];
+                        const uint32_t na = c.coalesce(strided, a);
+                        const uint32_t nb = c.coalesce(scattered, b);
+                        const std::string what = "line " + std::to_string(line) + " mask " + std::to_string(mask) +
+                                                 " stride " + std::to_string(stride) + " size " +
+                                                 std::to_string(size) + " base " + std::to_string(base);
+                        ASSERT_EQ(na, nb) << what;
+                        for (uint32_t i = 0; i < na; ++i) {
+                            EXPECT_EQ(a[i].line, b[i].line) << what << " request " << i;
+                            EXPECT_EQ(a[i].sectors, b[i].sectors) << what << " request " << i;
+                        }
+                    }
+    }
 }
 
 TEST(Coalescer, BytesCountSectors) {

@@ -74,6 +74,33 @@ TEST(GrowingHashMap, MatchesAReferenceMapWhileGrowing) {
     }
 }
 
+TEST(GrowingHashMap, InsertAndGetOrInsertMatchAReferenceMap) {
+    // insert keeps a present key's value; get_or_insert counts like operator[]++.
+    GrowingHashMap<uint32_t> m(4);
+    std::map<uint64_t, uint32_t> ref;
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < 100000; ++i) {
+        const uint64_t k = rng() % 3000;
+        switch (rng() % 3) {
+            case 0: EXPECT_EQ(m.erase(k), ref.erase(k) == 1); break;
+            case 1: {
+                const uint32_t v = static_cast<uint32_t>(rng());
+                EXPECT_EQ(m.insert(k, v), ref.emplace(k, v).second) << k;
+                break;
+            }
+            default: EXPECT_EQ(m.get_or_insert(k)++, ref[k]++) << k;
+        }
+        ASSERT_EQ(m.size(), ref.size());
+    }
+    for (const auto& [k, v] : ref) EXPECT_EQ(*m.get(k), v);
+    FixedHashMap<int> fixed(1);
+    EXPECT_TRUE(fixed.insert(1, 5));
+    EXPECT_FALSE(fixed.insert(1, 6));
+    EXPECT_EQ(fixed.get_or_insert(1), 5);
+    EXPECT_THROW(fixed.get_or_insert(2), std::length_error);
+    EXPECT_THROW(fixed.insert(2, 1), std::length_error);
+}
+
 TEST(HashMap, CapacitiesFollowTheHalfFullTable) {
     // Fixed: the table is bit_ceil(max(2 x 5, 8)) = 16 slots, but the map holds exactly
     // the 5 keys asked for; 16 slots of {key 8 B, int 4 B, flag 1 B, padded} = 16 x 16 B.
