@@ -55,6 +55,16 @@ public:
     Cycle exact_edge_cycle(Tick t) const {
         return static_cast<Cycle>((static_cast<unsigned __int128>(t) * freq_hz_ + kSecond - 1) / kSecond);
     }
+    // edge_cycle(t), remembered for the last t asked (EdgeClock). One memo for the whole
+    // domain: its components ask at the tick of the event being fired, so after the
+    // first of them asks at a new tick, the others (an SM, its L1, the crossbar, an L2
+    // bank reached in the same event) find the answer, where a memo of their own each
+    // missed at every new tick.
+    Cycle remembered_edge_cycle(Tick t) const {
+        if (t != memo_tick_) [[unlikely]]
+            remember(t);
+        return memo_cycle_;
+    }
     // The first edge at or after t.
     Tick next_edge(Tick t) const { return cycle_to_tick(edge_cycle(t)); }
     // The edge `cycles` cycles after the first edge at or after t.
@@ -64,6 +74,11 @@ public:
 
 private:
     void reduce();
+    // The memo's conversion, out of line: the hit is inlined into the callers.
+    [[gnu::noinline]] void remember(Tick t) const {
+        memo_cycle_ = edge_cycle(t);
+        memo_tick_ = t;
+    }
 
     std::string name_ = "unnamed";
     uint64_t freq_hz_ = 1'000'000'000;
@@ -75,6 +90,10 @@ private:
     uint64_t max_edge_fast_ = ~0ull - 999;
     libdivide::divider<uint64_t> by_ps_per_{1000};
     libdivide::divider<uint64_t> by_cycles_per_{1};
+    // A cache of a pure function of the frequency (remembered_edge_cycle), so a const
+    // domain may update it; a simulation runs on one thread.
+    mutable Tick memo_tick_ = kMaxTick;
+    mutable Cycle memo_cycle_ = 0;
 };
 
 // Components whose clock comes from their own parameters (a network's, a controller's)

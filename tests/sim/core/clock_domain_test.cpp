@@ -146,6 +146,20 @@ TEST(EdgeClock, MemoisedAnswersEqualTheClockDomains) {
     }
 }
 
+TEST(EdgeClock, ClocksOfOneDomainShareItsMemoAndStayExact) {
+    // Components of a domain interleave their questions at various ticks; whichever
+    // asked last, every answer equals the domain's own arithmetic.
+    ClockDomain gpu("gpu", 1'200'000'000);
+    EdgeClock a(gpu), b(gpu);
+    std::mt19937_64 rng(9);
+    for (int i = 0; i < 10000; ++i) {
+        const Tick t = rng() % 3 == 0 ? gpu.cycle_to_tick(rng() % 1000) : rng() % 1'000'000;
+        EdgeClock& e = rng() % 2 ? a : b;
+        EXPECT_EQ(e.edge_cycle(t), gpu.edge_cycle(t)) << t;
+        EXPECT_EQ(gpu.remembered_edge_cycle(t), gpu.edge_cycle(t)) << t;
+    }
+}
+
 TEST(OwnedClock, OutlivesTheComponentThatReferencesIt) {
     // A component keeps a reference to the domain of its own base: it must be the
     // OwnedClock's member, not a temporary.
