@@ -56,19 +56,24 @@ ReadAhead::~ReadAhead() {
     worker_.join();
 }
 
-ReadAhead::File ReadAhead::read_one(const std::string& path, std::vector<uint8_t>& scratch) const {
+ReadAhead::File ReadAhead::read_one(const std::string& path, Reader& r) const {
     File f;
     f.path = path;
+    // A small well-formed file in one go; any other through zlib's reader, as opened directly.
+    if (r.whole.read(path, limits_.bytes_per_file, f.head)) {
+        f.opened = true;
+        return f;
+    }
     std::unique_ptr<ByteStream> in;
     try {
         in = open_gzip_stream(path);
         f.opened = true;
         // Through one reused buffer, so a small file costs its own bytes, not a buffer's.
         while (f.head.size() < limits_.bytes_per_file) {
-            const size_t want = std::min(scratch.size(), limits_.bytes_per_file - f.head.size());
-            const size_t n = in->read(scratch.data(), want);
+            const size_t want = std::min(r.scratch.size(), limits_.bytes_per_file - f.head.size());
+            const size_t n = in->read(r.scratch.data(), want);
             if (n == 0) return f;  // the whole file is in memory
-            f.head.insert(f.head.end(), scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(n));
+            f.head.insert(f.head.end(), r.scratch.begin(), r.scratch.begin() + static_cast<std::ptrdiff_t>(n));
         }
         f.rest = std::move(in);
     } catch (...) {
@@ -79,24 +84,37 @@ ReadAhead::File ReadAhead::read_one(const std::string& path, std::vector<uint8_t
 }
 
 void ReadAhead::work() {
-    std::vector<uint8_t> scratch(64u << 10);
-    for (const std::string& path : paths_) {
+    Reader r;
+    for (;;) {
+        size_t i;
         {
             std::unique_lock lock(mutex_);
             room_.wait(lock, [this] {
-                return stop_ || done_.empty() ||
-                       (done_.size() < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
+                return stop_ || claimed_ == paths_.size() || claimed_ == taken_ ||
+                       (claimed_ - taken_ < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
             });
-            if (stop_) return;
+            if (stop_ || claimed_ == paths_.size()) return;
+            i = claimed_++;
+            window_.emplace_back();
+            done_.push_back(false);
         }
-        File f = read_one(path, scratch);
+        File f = read_one(paths_[i], r);
+        bool wake;
         {
             std::lock_guard lock(mutex_);
             bytes_held_ += f.head.size();
-            done_.push_back(std::move(f));
+            window_[i - taken_] = std::move(f);
+            done_[i - taken_] = true;
+            wake = reader_waits_ && i == taken_;
         }
-        ready_.notify_one();
+        if (wake) ready_.notify_one();
     }
+}
+
+std::unique_ptr<ByteStream> ReadAhead::stream_of(File f) {
+    if (!f.opened) std::rethrow_exception(f.error);
+    return std::make_unique<ReadAheadStream>(std::move(f.path), std::move(f.head), std::move(f.rest),
+                                             std::move(f.error));
 }
 
 std::unique_ptr<ByteStream> ReadAhead::next() {
@@ -104,16 +122,25 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
     {
         std::unique_lock lock(mutex_);
         if (taken_ == paths_.size()) throw std::logic_error("ReadAhead::next: every path was taken");
-        ready_.wait(lock, [this] { return !done_.empty(); });
-        f = std::move(done_.front());
+        if (claimed_ == taken_) {
+            // Nobody has started it: read it here rather than wait for the worker.
+            const size_t i = claimed_++;
+            ++taken_;
+            lock.unlock();
+            room_.notify_one();
+            return stream_of(read_one(paths_[i], own_));
+        }
+        reader_waits_ = true;
+        ready_.wait(lock, [this] { return done_.front(); });
+        reader_waits_ = false;
+        f = std::move(window_.front());
+        window_.pop_front();
         done_.pop_front();
         bytes_held_ -= f.head.size();
         ++taken_;
     }
     room_.notify_one();
-    if (!f.opened) std::rethrow_exception(f.error);
-    return std::make_unique<ReadAheadStream>(std::move(f.path), std::move(f.head), std::move(f.rest),
-                                             std::move(f.error));
+    return stream_of(std::move(f));
 }
 
 }  // namespace zng::importers

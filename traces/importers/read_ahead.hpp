@@ -2,13 +2,15 @@
 // the order it will open them. A MacSim trace keeps each warp in its own gzip'd file
 // (2,048 per kernel for vectormultadd 65536), and opening and inflating them one at a
 // time took about half of such a trace's whole run; ahead of the reader they overlap
-// with the simulation on a second core.
+// with the simulation on a second core. When the reader asks for a file nobody has
+// started, it reads that file itself instead of sleeping until the worker gets there:
+// both threads then read files, and the reader is not woken once per file.
 //
 // Each stream yields exactly the bytes and errors that open_gzip_stream would: the file's
-// first bytes come from memory, then whatever the worker did not read (a file larger
-// than the per-file cap) from the same open stream; an error met while opening or
-// reading is thrown when the reader reaches that point. Memory is bounded by the number
-// of files ahead and the bytes they hold, not by the files' sizes.
+// first bytes come from memory, then whatever was not read ahead (a file larger than the
+// per-file cap) from the same open stream; an error met while opening or reading is
+// thrown when the reader reaches that point. Memory is bounded by the number of files
+// ahead and the bytes they hold, not by the files' sizes.
 #pragma once
 
 #include <condition_variable>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "traces/importers/byte_stream.hpp"
+#include "traces/importers/gzip_whole_file.hpp"
 
 namespace zng::importers {
 
@@ -52,18 +55,28 @@ private:
         bool opened = false;                  // the open itself succeeded
     };
 
+    // What one thread reads files with.
+    struct Reader {
+        GzipWholeFile whole;
+        std::vector<uint8_t> scratch = std::vector<uint8_t>(64u << 10);
+    };
     void work();
-    File read_one(const std::string& path, std::vector<uint8_t>& scratch) const;
+    File read_one(const std::string& path, Reader& r) const;
+    static std::unique_ptr<ByteStream> stream_of(File f);
 
     std::vector<std::string> paths_;
     ReadAheadLimits limits_;
     std::mutex mutex_;
-    std::condition_variable ready_;   // the worker finished a file
+    std::condition_variable ready_;   // the worker finished the file the reader waits for
     std::condition_variable room_;    // the reader took one (or the reader is leaving)
-    std::deque<File> done_;           // read ahead, in order, not yet taken
-    size_t bytes_held_ = 0;
-    size_t taken_ = 0;
+    // Paths [taken_, claimed_) in order: read, or being read by the worker.
+    std::deque<File> window_;
+    std::deque<bool> done_;           // per window_ entry: its read has finished
+    size_t bytes_held_ = 0;           // of finished entries
+    size_t taken_ = 0, claimed_ = 0;
+    bool reader_waits_ = false;
     bool stop_ = false;
+    Reader own_;                      // the reader thread's
     std::thread worker_;
 };
 

@@ -1,0 +1,102 @@
+// GzipWholeFile: a small well-formed gzip file decompresses to the bytes zlib's own
+// reader gives; every other file is declined with the output untouched, so that the
+// caller's fallback (open_gzip_stream) decides its bytes and errors.
+#include "traces/importers/gzip_whole_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "importer_test_support.hpp"
+#include "traces/importers/byte_stream.hpp"
+
+namespace zng::importers {
+namespace {
+
+using namespace testing;
+
+std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
+    std::vector<uint8_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 13 + i / 97);
+    return v;
+}
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+
+std::vector<uint8_t> direct(const std::string& path) {
+    auto in = open_gzip_stream(path);
+    std::vector<uint8_t> out(1 << 20);
+    out.resize(read_fully(*in, out.data(), out.size()));
+    return out;
+}
+
+TEST(GzipWholeFile, ASmallFileGivesTheBytesZlibsReaderGivesAfterWhatOutHeld) {
+    TempDir dir;
+    const std::string a = dir.file("a.raw"), b = dir.file("b.raw");
+    write_gzip(a, pattern(896, 1));  // a MacSim warp file's size
+    write_gzip(b, pattern(20'000, 2));
+    GzipWholeFile whole;
+    std::vector<uint8_t> out = {7, 8};
+    ASSERT_TRUE(whole.read(a, 4096, out));
+    ASSERT_EQ(out.size(), 2u + 896u);
+    EXPECT_EQ(std::vector<uint8_t>(out.begin() + 2, out.end()), direct(a));
+    // The same inflater again, on a file decompressing past its first output chunk.
+    out.clear();
+    ASSERT_TRUE(whole.read(b, 20'000, out));  // exactly the cap is allowed
+    EXPECT_EQ(out, pattern(20'000, 2));
+}
+
+TEST(GzipWholeFile, ConcatenatedMembersGiveEveryMembersBytesAsZlibsReaderDoes) {
+    TempDir dir;
+    const std::string one = dir.file("one.raw"), two = dir.file("two.raw"), both = dir.file("both.raw");
+    write_gzip(one, pattern(300, 3));
+    write_gzip(two, pattern(500, 4));
+    write_bytes(both, file_bytes(one) + file_bytes(two));
+    GzipWholeFile whole;
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(whole.read(both, 4096, out));
+    EXPECT_EQ(out.size(), 800u);
+    EXPECT_EQ(out, direct(both));
+}
+
+TEST(GzipWholeFile, DeclinesEveryOtherFileAndLeavesOutAsItWas) {
+    TempDir dir;
+    const std::string good = dir.file("good.raw");
+    write_gzip(good, pattern(1'000, 5));
+    const std::string bytes = file_bytes(good);
+    const std::string missing = dir.file("missing.raw"), plain = dir.file("plain.raw"), empty = dir.file("empty.raw"),
+                      cut = dir.file("cut.raw"), trailing = dir.file("trailing.raw"), corrupt = dir.file("corrupt.raw"),
+                      large = dir.file("large.raw");
+    write_bytes(plain, "not gzip at all");
+    write_bytes(empty, "");
+    write_bytes(cut, bytes.substr(0, bytes.size() - 9));  // the trailer and a byte of data gone
+    write_bytes(trailing, bytes + "xyz");
+    std::string flipped = bytes;
+    flipped[bytes.size() - 8] = static_cast<char>(flipped[bytes.size() - 8] ^ 0x55);  // CRC-32 no longer matches
+    write_bytes(corrupt, flipped);
+    std::string big(GzipWholeFile::kMaxCompressed, 'x');
+    write_bytes(large, bytes + big);  // a valid first member, then more than the small-file bound
+    GzipWholeFile whole;
+    for (const std::string& p : {missing, plain, empty, cut, trailing, corrupt, large}) {
+        std::vector<uint8_t> out = {1, 2, 3};
+        EXPECT_FALSE(whole.read(p, 4096, out)) << p;
+        EXPECT_EQ(out, (std::vector<uint8_t>{1, 2, 3})) << p;
+    }
+    // More bytes than the cap: declined too, and the inflater still reads good files after.
+    std::vector<uint8_t> out;
+    EXPECT_FALSE(whole.read(good, 999, out));
+    EXPECT_TRUE(out.empty());
+    ASSERT_TRUE(whole.read(good, 1'000, out));
+    EXPECT_EQ(out, pattern(1'000, 5));
+}
+
+}  // namespace
+}  // namespace zng::importers
