@@ -54,9 +54,14 @@ bool GzipWholeFile::load(const std::string& path) {
 }
 
 bool GzipWholeFile::inflate_members(size_t cap, std::vector<uint8_t>& out) {
-    if (!gzip_signature(in_.data(), in_size_)) return false;
+    // The smallest gzip member is 18 bytes (10 of header, an empty block, 8 of trailer).
+    if (in_size_ < 18 || !gzip_signature(in_.data(), in_size_)) return false;
     const size_t limit = out.size() + std::min<size_t>(cap, size_t{1} << 40);  // out may not pass it
     size_t pos = out.size();
+    // The first room: the length in the last member's trailer (a single member's whole
+    // length, modulo 2^32), so the usual file is inflated into room of its own size.
+    const uint8_t* isize = in_.data() + in_size_ - 4;
+    size_t grow = std::max<size_t>(1, isize[0] | isize[1] << 8 | isize[2] << 16 | size_t{isize[3]} << 24);
     strm_.next_in = in_.data();
     strm_.avail_in = static_cast<uInt>(in_size_);
     for (;;) {  // one gzip member a pass
@@ -64,8 +69,8 @@ bool GzipWholeFile::inflate_members(size_t cap, std::vector<uint8_t>& out) {
         int rc = Z_OK;
         while (rc == Z_OK) {
             if (pos == out.size()) {  // room for more; one byte past the limit shows it was passed
-                const size_t grow = std::max<size_t>(4096, 4 * size_t{strm_.avail_in});
                 out.resize(std::min(out.size() + grow, limit + 1));
+                grow = std::max<size_t>(4096, 4 * size_t{strm_.avail_in});
             }
             strm_.next_out = out.data() + pos;
             strm_.avail_out = static_cast<uInt>(out.size() - pos);

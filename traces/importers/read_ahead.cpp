@@ -83,16 +83,28 @@ ReadAhead::File ReadAhead::read_one(const std::string& path, Reader& r) const {
     return f;
 }
 
+bool ReadAhead::has_room() const {
+    return claimed_ == taken_ || (claimed_ - taken_ < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
+}
+
+bool ReadAhead::at_low_water() const {
+    return claimed_ == taken_ ||
+           (claimed_ - taken_ <= limits_.files_ahead / 2 && bytes_held_ <= limits_.bytes_ahead / 2);
+}
+
 void ReadAhead::work() {
     Reader r;
     for (;;) {
         size_t i;
         {
             std::unique_lock lock(mutex_);
-            room_.wait(lock, [this] {
-                return stop_ || claimed_ == paths_.size() || claimed_ == taken_ ||
-                       (claimed_ - taken_ < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
-            });
+            if (!stop_ && claimed_ != paths_.size() && !has_room()) {
+                // Full: wait until the reader has taken half, not for each file it takes,
+                // so that the two threads do not hand every file over with a wake-up.
+                worker_waits_ = true;
+                room_.wait(lock, [this] { return stop_ || claimed_ == paths_.size() || at_low_water(); });
+                worker_waits_ = false;
+            }
             if (stop_ || claimed_ == paths_.size()) return;
             i = claimed_++;
             window_.emplace_back();
@@ -119,6 +131,7 @@ std::unique_ptr<ByteStream> ReadAhead::stream_of(File f) {
 
 std::unique_ptr<ByteStream> ReadAhead::next() {
     File f;
+    bool wake;
     {
         std::unique_lock lock(mutex_);
         if (taken_ == paths_.size()) throw std::logic_error("ReadAhead::next: every path was taken");
@@ -127,7 +140,6 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
             const size_t i = claimed_++;
             ++taken_;
             lock.unlock();
-            room_.notify_one();
             return stream_of(read_one(paths_[i], own_));
         }
         reader_waits_ = true;
@@ -138,8 +150,9 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
         done_.pop_front();
         bytes_held_ -= f.head.size();
         ++taken_;
+        wake = worker_waits_ && at_low_water();
     }
-    room_.notify_one();
+    if (wake) room_.notify_one();
     return stream_of(std::move(f));
 }
 

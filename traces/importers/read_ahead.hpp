@@ -61,6 +61,9 @@ private:
         std::vector<uint8_t> scratch = std::vector<uint8_t>(64u << 10);
     };
     void work();
+    // Under mutex_: the worker may claim another file / may resume after waiting for room.
+    bool has_room() const;
+    bool at_low_water() const;
     File read_one(const std::string& path, Reader& r) const;
     static std::unique_ptr<ByteStream> stream_of(File f);
 
@@ -75,6 +78,7 @@ private:
     size_t bytes_held_ = 0;           // of finished entries
     size_t taken_ = 0, claimed_ = 0;
     bool reader_waits_ = false;
+    bool worker_waits_ = false;       // for the window to drain to its low-water mark
     bool stop_ = false;
     Reader own_;                      // the reader thread's
     std::thread worker_;
