@@ -93,6 +93,16 @@ void ControlPlane::issue(IoRequest r) {
     blocked_[fifo].push_back(std::move(r));
 }
 
+void ControlPlane::read_into_host(uint64_t offset, uint32_t bytes, uint32_t thread, std::function<void()> done) {
+    StorageIo io;
+    io.offset = offset;
+    io.bytes = bytes;
+    IoRequest r = command(io, IoMemory::Host);
+    r.queue = thread;  // issue() folds it onto the SSD's queue pairs
+    r.done = [done = std::move(done)](IoRequest&) { done(); };
+    issue(std::move(r));
+}
+
 void ControlPlane::retry_blocked() {
     for (size_t i = 0; i < blocked_list_.size();) {
         std::deque<IoRequest>& q = blocked_[blocked_list_[i]];

@@ -17,6 +17,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,6 +68,9 @@ protected:
     uint32_t ssd_of(const IoRequest& r) const;
     // Hands r to the array, or to the FIFO of its queue pair while that is full.
     void issue(IoRequest r);
+    // A host thread's read of `bytes` at device `offset` into host memory (the kernel's
+    // page cache), on the thread's queue pair; `done` when the data is there.
+    void read_into_host(uint64_t offset, uint32_t bytes, uint32_t thread, std::function<void()> done);
     // A request taken at `taken` completes now: tells the client, frees room.
     void finish(StorageIoClient& client, const StorageIo& io, Tick taken);
     void taken(uint32_t requests) { in_flight_ += requests; }

@@ -44,47 +44,14 @@ BasicPlane::BasicPlane(const StoragePath& path, const BasicSettings& s)
       host_(path, s.host),
       locked_(path.sim, [this](Entry& e) { enter(e); }, "basic-inode-lock"),
       metadata_done_(path.sim, [this](uint32_t& c) { call_done(c); }, "basic-create"),
-      opens_waiting_(s.host.threads),
-      open_called_(path.sim, [this](uint32_t& t) { open_called(t); }, "basic-open") {
+      opens_(path, s.host.threads, 1,
+             [this](uint64_t offset, uint32_t thread, std::function<void()> done) {
+                 read_into_host(offset, HostFileOpens::kBlockBytes, thread, std::move(done));
+             },
+             [this](uint64_t call) {
+                 if (--calls_[call].left == 0) call_done(static_cast<uint32_t>(call));
+             }) {
     if (s.host.threads == 0) throw SimError("the basic plane needs a fixed number of host threads (threads > 0)");
-}
-
-uint64_t BasicPlane::inode_block(uint64_t file) const {
-    // F2FS keeps node blocks in node segments apart from the data; here the second half
-    // of the array (a read's cost on the device does not depend on where it lands).
-    const uint64_t at = p_.array.capacity_bytes() / 2 / kInodeBytes * kInodeBytes + file * kInodeBytes;
-    if (at + kInodeBytes > p_.array.capacity_bytes())
-        throw SimError("the basic plane: file " + std::to_string(file) + "'s inode lies beyond the array");
-    return at;
-}
-
-void BasicPlane::next_open(uint32_t thread) {
-    if (opens_waiting_[thread].empty()) return;
-    open_called_.push(thread, p_.host.run_on(thread, p_.sim.now(), 1));
-}
-
-void BasicPlane::open_called(uint32_t thread) {
-    const uint64_t file = opens_waiting_[thread].front().file;
-    if (!inodes_read_.insert(file).second) {
-        opened(thread);
-        return;
-    }
-    ++inode_reads_;
-    StorageIo io;
-    io.offset = inode_block(file);
-    io.bytes = kInodeBytes;
-    IoRequest r = command(io, IoMemory::Host);  // the kernel reads it into its page cache
-    r.queue = thread % p_.array.ssd(ssd_of(r)).settings().queue_pairs;
-    r.done = [this, thread](IoRequest&) { opened(thread); };
-    issue(std::move(r));
-}
-
-void BasicPlane::opened(uint32_t thread) {
-    const Open o = opens_waiting_[thread].front();
-    opens_waiting_[thread].pop_front();
-    ++opens_;
-    if (--calls_[o.call].left == 0) call_done(o.call);
-    next_open(thread);
 }
 
 StorageIo BasicPlane::tagged(const StorageIo& io, StorageIoClient& client, uint32_t call) {
@@ -129,11 +96,7 @@ void BasicPlane::submit_batched(const StorageIo& io, const StorageIoBatch& batch
     if (kind == BatchCall::Open) {
         // The threads take the files in turn, each its files one after another.
         const uint32_t call = new_call(client, io.token, count);
-        for (uint64_t i = 0; i < count; ++i) {
-            const uint32_t t = next_thread();
-            opens_waiting_[t].push_back(Open{call, first + i});
-            if (opens_waiting_[t].size() == 1) next_open(t);
-        }
+        for (uint64_t i = 0; i < count; ++i) opens_.open(next_thread(), first + i, call, now);
         return;
     }
     if (kind == BatchCall::Create) {
@@ -214,9 +177,9 @@ void BasicPlane::register_stats(StatGroup g) const {
     g.formula("lock_waits", "writes that waited for the inode lock", "requests",
               [this] { return double(lock_waits_); });
     g.formula("opens", "files opened by batched calls, one system call each", "files",
-              [this] { return double(opens_); });
+              [this] { return double(opens_.opens()); });
     g.formula("metadata_reads", "cold opens' inode (node block) reads from the SSDs, 4 KiB each", "blocks",
-              [this] { return double(inode_reads_); });
+              [this] { return double(opens_.block_reads()); });
     g.formula("creates", "files created by batched calls, one system call each under the directory's lock", "files",
               [this] { return double(creates_); });
 }

@@ -12,28 +12,22 @@
 // device offset).
 //
 // A batched call (file_offset.hpp) is what the host does for it file by file, the host
-// having no batched API: batch_open is one open per file, each a system call costing
-// a host thread the I/O stack's per-command cost (assumption: an open through the VFS
-// and F2FS costs the host what one pread's trip through the kernel does), the threads
-// taking the files in turn. A file whose inode the host has not read yet is a cold
-// open: F2FS keeps each inode in a 4 KiB node block, and open() returns only after the
-// kernel has read it, so the thread waits for that read from the SSD before its next
-// open (as GoFS reads the node blocks it lacks; the inode stays in the host's page
-// cache afterwards). The directory's dentry blocks, one per 214 entries (F2FS
-// NR_DENTRY_IN_BLOCK), are not read: 0.5% of a cold open's reads. Creating the directory's files is one such call per file,
+// having no batched API: batch_open is one open per file (host_file_opens.hpp: the
+// system call, assumed to cost a host thread what one pread's trip through the kernel
+// does, then for a cold file the wait for its inode's 4 KiB node block), the threads
+// taking the files in turn. Creating the directory's files is one such call per file,
 // one after another, since each holds the directory's inode lock (Linux fs/namei.c,
 // open_last_lookups: "inode_lock(dir->d_inode)" for O_CREAT); batch_read/batch_write
 // is one pread/pwrite per file through the host plane, file f's bytes at device offset
 // f x the per-file bytes (files to different inodes take no common lock). The call
 // completes when its last file's does.
 #pragma once
-#include <deque>
 #include <memory>
-#include <unordered_set>
 #include <vector>
 
 #include "sim/core/timed_queue.hpp"
 #include "storage/control/cpu_managed_plane.hpp"
+#include "storage/gofs/host_file_opens.hpp"
 
 namespace zng::storage::gofs {
 
@@ -53,13 +47,12 @@ public:
     uint64_t in_flight() const override { return host_.in_flight(); }
     void register_stats(StatGroup g) const override;
     uint64_t lock_waits() const { return lock_waits_; }
-    uint64_t opens() const { return opens_; }
-    uint64_t inode_reads() const { return inode_reads_; }
+    uint64_t opens() const { return opens_.opens(); }
+    uint64_t inode_reads() const { return opens_.block_reads(); }
     uint64_t creates() const { return creates_; }
 
 private:
     static constexpr uint32_t kNoCall = ~0u;
-    static constexpr uint32_t kInodeBytes = 4096;  // an F2FS node block
     struct Issuer {
         StorageIoClient* client = nullptr;
         uint64_t token = 0;
@@ -83,33 +76,19 @@ private:
     uint32_t new_call(StorageIoClient& client, uint64_t token, uint64_t left);
     void call_done(uint32_t call);
     uint32_t next_thread() { return static_cast<uint32_t>(next_thread_++ % s_.host.threads); }
-    // Batched opens, one host thread's files after another: the system call, then a
-    // cold inode's node block read, then the next file.
-    struct Open {
-        uint32_t call;
-        uint64_t file;
-    };
-    void next_open(uint32_t thread);
-    void open_called(uint32_t thread);
-    void opened(uint32_t thread);
-    uint64_t inode_block(uint64_t file) const;
-
     BasicSettings s_;
     CpuManagedPlane host_;
     std::vector<Issuer> issuers_;  // per slot
     std::vector<uint32_t> free_slots_;
     std::vector<Call> calls_;
     std::vector<uint32_t> free_calls_;
-    uint64_t next_thread_ = 0, opens_ = 0, creates_ = 0;
+    uint64_t next_thread_ = 0, creates_ = 0;
     std::vector<StorageIo> scratch_;
     Tick lock_free_ = 0;  // the inode write lock's next free time
     TimedQueue<Entry> locked_;
     TimedQueue<uint32_t> metadata_done_;  // batched creates, at their end
     uint64_t lock_waits_ = 0;
-    std::vector<std::deque<Open>> opens_waiting_;  // per host thread, the first being served
-    TimedQueue<uint32_t> open_called_;             // threads whose open system call ends
-    std::unordered_set<uint64_t> inodes_read_;     // in the host's page cache
-    uint64_t inode_reads_ = 0;
+    HostFileOpens opens_;  // F2FS: a node block per inode
 };
 
 }  // namespace zng::storage::gofs

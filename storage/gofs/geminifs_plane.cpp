@@ -19,6 +19,11 @@ const Param<Time> kRpc{"rpc_latency", "1us",
                        "(each way; assumption: as CAM's signals, two PCIe traversals of ~500 ns)"};
 const auto kHostThreads =
     Param<UInt32>("host_threads", "16", "host threads serving opens (seed 001's 16-core CPU)").range(1, 4096);
+const auto kInodesPerBlock =
+    Param<UInt32>("inodes_per_block", "16",
+                  "inodes per 4 KiB block of the host's ext4 inode table, read by the first open of any of them "
+                  "(mke2fs's default inode_size of 256 B; files created one after another hold consecutive inodes)")
+        .range(1, 4096);
 const Param<Time> kCopyCall{"copy_call_cost", "2460ns",
                             "CPU time of the cudaMemcpy call copying an opened file's metadata into GPU memory (as "
                             "the posix plane's copy call, seed 000 II-A)"};
@@ -44,9 +49,10 @@ const ComponentSchema& GeminifsSettings::schema() {
     static const ComponentSchema s = ControlPlane::schema_of(
         "geminifs",
         "Seed 001's GeminiFS: BaM-style data I/O from GPU threads, one warp's requests one at a "
-        "time; every open goes to the host file system, which copies the file's metadata into "
-        "GPU memory (8 KB per open file); a 1 GB GPU page cache.",
-        {kFileSize, kSqeWrite, kRpc, kHostThreads, kCopyCall, kOpenMetadata, kMetadataMemory, kPageCache, kHit});
+        "time; every open goes to the host file system (a system call, and a cold inode's "
+        "inode-table block read), which copies the file's metadata into GPU memory (8 KB per "
+        "open file); a 1 GB GPU page cache.",
+        {kFileSize, kSqeWrite, kRpc, kHostThreads, kInodesPerBlock, kCopyCall, kOpenMetadata, kMetadataMemory, kPageCache, kHit});
     return s;
 }
 
@@ -57,6 +63,7 @@ GeminifsSettings GeminifsSettings::read(const Params& p) {
     s.sqe_write_latency = p[kSqeWrite];
     s.rpc_latency = p[kRpc];
     s.host_threads = p[kHostThreads];
+    s.inodes_per_block = p[kInodesPerBlock];
     s.copy_call_cost = p[kCopyCall];
     s.open_metadata = p[kOpenMetadata];
     s.metadata_memory = p[kMetadataMemory];
@@ -77,7 +84,12 @@ GeminifsPlane::GeminifsPlane(const StoragePath& path, const GeminifsSettings& s)
               case Stage::Data: data(r.slot); break;
               case Stage::Hit: complete(r.slot); break;
           }
-      }, "geminifs-ready") {
+      }, "geminifs-ready"),
+      host_opens_(path, s.host_threads, s.inodes_per_block,
+                  [this](uint64_t offset, uint32_t thread, std::function<void()> done) {
+                      read_into_host(offset, HostFileOpens::kBlockBytes, thread, std::move(done));
+                  },
+                  [this](uint64_t slot) { opened_on_host(static_cast<uint32_t>(slot)); }) {
     if (s.host_threads > path.host.issuing_cores())
         throw SimError("geminifs: " + std::to_string(s.host_threads) + " host threads but the host CPU has " +
                        std::to_string(path.host.issuing_cores()) + " issuing cores");
@@ -128,10 +140,13 @@ void GeminifsPlane::begin(uint32_t slot) {
     open_files_.insert(file);
     ++opens_;
     const uint32_t thread = static_cast<uint32_t>(next_thread_++ % s_.host_threads);
-    const Tick at_host = p_.sim.now() + s_.rpc_latency;
-    const Tick opened_on_host = p_.host.run_on(thread, at_host, 1);
+    host_opens_.open(thread, file, slot, p_.sim.now() + s_.rpc_latency);
+}
+
+void GeminifsPlane::opened_on_host(uint32_t slot) {
     // The metadata lands in the file's block of the per-open GPU memory.
-    const Tick copied = p_.pcie.host_to_gpu(opened_on_host + s_.copy_call_cost, s_.open_metadata, file * s_.open_metadata);
+    const uint64_t file = file_of(slots_[slot].io.offset);
+    const Tick copied = p_.pcie.host_to_gpu(p_.sim.now() + s_.copy_call_cost, s_.open_metadata, file * s_.open_metadata);
     ready_.push(Ready{slot, Stage::Opened}, copied + s_.rpc_latency);
 }
 
@@ -175,6 +190,8 @@ void GeminifsPlane::register_stats(StatGroup g) const {
     ControlPlane::register_stats(g);
     g.formula("opens", "files opened through the host (first use, or again after being closed for room)", "files",
               [this] { return double(opens_); });
+    g.formula("metadata_reads", "cold opens' ext4 inode-table block reads from the SSDs, 4 KiB each", "blocks",
+              [this] { return double(host_opens_.block_reads()); });
     g.formula("cache_hits", "reads served by the GPU page cache", "requests", [this] { return double(cache_hits_); });
     g.formula("warp_waits", "requests that waited for an earlier request of their warp", "requests",
               [this] { return double(warp_waits_); });

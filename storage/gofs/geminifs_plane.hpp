@@ -13,11 +13,12 @@
 //     before has completed ("GeminiFS's warp-level lock serializes all requests in a
 //     single warp");
 //  2. the first request on a file that is not open opens it through the host: the call
-//     reaches host memory (rpc_latency), a host thread runs the open (the host I/O
-//     stack's per-command cost; assumption: an ext4 open costs what a pread's trip
-//     through the kernel does), copies the file's metadata into GPU memory (one copy
-//     call, copy_call_cost, and open_metadata bytes over PCIe) and signals the GPU
-//     (rpc_latency). Open files hold open_metadata bytes of GPU memory each ("at least
+//     reaches host memory (rpc_latency), a host thread runs the open (host_file_opens.hpp:
+//     the host I/O stack's per-command cost, assumed to be what a pread's trip through
+//     the kernel costs, then for a file whose inode the host has not read the wait for
+//     its ext4 inode-table block, inodes_per_block inodes to a 4 KiB block), copies the
+//     file's metadata into GPU memory (one copy call, copy_call_cost, and open_metadata
+//     bytes over PCIe) and signals the GPU (rpc_latency). Open files hold open_metadata bytes of GPU memory each ("at least
 //     8KB of GPU memory per opened file"); when metadata_memory is full the least
 //     recently used file is closed, and a later request on it opens it again;
 //  3. a read whose 4 KiB pages are all in the page cache (an LRU of page_cache bytes)
@@ -30,6 +31,7 @@
 
 #include "sim/core/timed_queue.hpp"
 #include "storage/control/control_plane.hpp"
+#include "storage/gofs/host_file_opens.hpp"
 #include "storage/gofs/metadata_cache.hpp"
 #include "storage/gofs/node_tree.hpp"
 
@@ -41,6 +43,7 @@ struct GeminifsSettings {
     Tick sqe_write_latency = 500 * kNanosecond;
     Tick rpc_latency = 1 * kMicrosecond;
     uint32_t host_threads = 16;
+    uint32_t inodes_per_block = 16;
     Tick copy_call_cost = 2'460 * kNanosecond;
     uint64_t open_metadata = 8 << 10;
     uint64_t metadata_memory = 16ull << 30;
@@ -57,6 +60,7 @@ public:
     void submit(const StorageIoBatch& batch, StorageIoClient& client) override;
     void register_stats(StatGroup g) const override;
     uint64_t opens() const { return opens_; }
+    uint64_t inode_reads() const { return host_opens_.block_reads(); }
     uint64_t cache_hits() const { return cache_hits_; }
 
 private:
@@ -72,6 +76,7 @@ private:
         Stage stage;
     };
     void begin(uint32_t slot);
+    void opened_on_host(uint32_t slot);
     void opened(uint32_t slot);
     void data(uint32_t slot);
     void complete(uint32_t slot);
@@ -84,6 +89,7 @@ private:
     std::vector<uint32_t> free_slots_;
     std::vector<std::deque<uint32_t>> warp_queue_;  // per warp: its requests, the first running
     TimedQueue<Ready> ready_;
+    HostFileOpens host_opens_;
     uint64_t next_thread_ = 0, opens_ = 0, cache_hits_ = 0, warp_waits_ = 0;
 };
 
