@@ -18,12 +18,6 @@ namespace {
 
 using namespace testing;
 
-std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
-    std::vector<uint8_t> v(n);
-    for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 13 + i / 97);
-    return v;
-}
-
 std::string file_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -41,8 +35,8 @@ std::vector<uint8_t> direct(const std::string& path) {
 TEST(GzipWholeFile, ASmallFileGivesTheBytesZlibsReaderGivesAfterWhatOutHeld) {
     TempDir dir;
     const std::string a = dir.file("a.raw"), b = dir.file("b.raw");
-    write_gzip(a, pattern(896, 1));  // a MacSim warp file's size
-    write_gzip(b, pattern(20'000, 2));
+    write_gzip(a, pattern_bytes(896, 1));  // a MacSim warp file's size
+    write_gzip(b, pattern_bytes(20'000, 2));
     GzipWholeFile whole;
     std::vector<uint8_t> out = {7, 8};
     ASSERT_TRUE(whole.read(a, 4096, out));
@@ -51,14 +45,14 @@ TEST(GzipWholeFile, ASmallFileGivesTheBytesZlibsReaderGivesAfterWhatOutHeld) {
     // The same inflater again, on a file decompressing past its first output chunk.
     out.clear();
     ASSERT_TRUE(whole.read(b, 20'000, out));  // exactly the cap is allowed
-    EXPECT_EQ(out, pattern(20'000, 2));
+    EXPECT_EQ(out, pattern_bytes(20'000, 2));
 }
 
 TEST(GzipWholeFile, ConcatenatedMembersGiveEveryMembersBytesAsZlibsReaderDoes) {
     TempDir dir;
     const std::string one = dir.file("one.raw"), two = dir.file("two.raw"), both = dir.file("both.raw");
-    write_gzip(one, pattern(300, 3));
-    write_gzip(two, pattern(500, 4));
+    write_gzip(one, pattern_bytes(300, 3));
+    write_gzip(two, pattern_bytes(500, 4));
     write_bytes(both, file_bytes(one) + file_bytes(two));
     GzipWholeFile whole;
     std::vector<uint8_t> out;
@@ -70,7 +64,7 @@ TEST(GzipWholeFile, ConcatenatedMembersGiveEveryMembersBytesAsZlibsReaderDoes) {
 TEST(GzipWholeFile, DeclinesEveryOtherFileAndLeavesOutAsItWas) {
     TempDir dir;
     const std::string good = dir.file("good.raw");
-    write_gzip(good, pattern(1'000, 5));
+    write_gzip(good, pattern_bytes(1'000, 5));
     const std::string bytes = file_bytes(good);
     const std::string missing = dir.file("missing.raw"), plain = dir.file("plain.raw"), empty = dir.file("empty.raw"),
                       cut = dir.file("cut.raw"), trailing = dir.file("trailing.raw"), corrupt = dir.file("corrupt.raw"),
@@ -95,7 +89,7 @@ TEST(GzipWholeFile, DeclinesEveryOtherFileAndLeavesOutAsItWas) {
     EXPECT_FALSE(whole.read(good, 999, out));
     EXPECT_TRUE(out.empty());
     ASSERT_TRUE(whole.read(good, 1'000, out));
-    EXPECT_EQ(out, pattern(1'000, 5));
+    EXPECT_EQ(out, pattern_bytes(1'000, 5));
 }
 
 }  // namespace

@@ -41,6 +41,12 @@ void write_gzip(const std::string& path, const std::vector<uint8_t>& bytes) {
     gzclose(f);
 }
 
+std::vector<uint8_t> pattern_bytes(size_t n, uint8_t seed) {
+    std::vector<uint8_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 7 + i / 251);
+    return v;
+}
+
 std::vector<uint8_t> read_gzip(const std::string& path) {
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f) throw std::runtime_error("cannot read " + path);

@@ -27,6 +27,8 @@ private:
 
 void write_text(const std::string& path, const std::string& text);
 void write_gzip(const std::string& path, const std::vector<uint8_t>& bytes);
+// n bytes of a pattern that repeats neither within a gzip window nor across seeds.
+std::vector<uint8_t> pattern_bytes(size_t n, uint8_t seed);
 std::vector<uint8_t> read_gzip(const std::string& path);
 void write_xz(const std::string& path, const std::string& text);
 

@@ -15,12 +15,6 @@ namespace {
 
 using namespace testing;
 
-std::vector<uint8_t> pattern(size_t n, uint8_t seed) {
-    std::vector<uint8_t> v(n);
-    for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + i * 7 + i / 251);
-    return v;
-}
-
 // The whole stream through read_fully in `chunk`-byte reads, or the message it threw.
 std::string drain(ByteStream& in, size_t chunk, std::vector<uint8_t>& out) {
     out.clear();
@@ -51,10 +45,10 @@ TEST(ReadAhead, StreamsMatchTheFilesUnderEveryLimit) {
     // 1,000 from memory, 9,000 from the open stream) and one of exactly the cap.
     std::vector<std::string> paths = {dir.file("a.raw"), dir.file("empty.raw"), dir.file("big.raw"),
                                       dir.file("at_cap.raw")};
-    write_gzip(paths[0], pattern(300, 1));
+    write_gzip(paths[0], pattern_bytes(300, 1));
     write_gzip(paths[1], {});
-    write_gzip(paths[2], pattern(10'000, 2));
-    write_gzip(paths[3], pattern(1'000, 3));
+    write_gzip(paths[2], pattern_bytes(10'000, 2));
+    write_gzip(paths[3], pattern_bytes(1'000, 3));
     for (const ReadAheadLimits limits : {ReadAheadLimits{}, ReadAheadLimits{1, 1, 1'000}, ReadAheadLimits{2, 10, 7}}) {
         ReadAhead ahead(paths, limits);
         for (const std::string& p : paths) {
@@ -73,8 +67,8 @@ TEST(ReadAhead, StreamsMatchTheFilesUnderEveryLimit) {
 TEST(ReadAhead, AMissingFileFailsWhenItsTurnComesWithTheDirectMessage) {
     TempDir dir;
     const std::vector<std::string> paths = {dir.file("a.raw"), dir.file("missing.raw"), dir.file("c.raw")};
-    write_gzip(paths[0], pattern(50, 3));
-    write_gzip(paths[2], pattern(60, 4));
+    write_gzip(paths[0], pattern_bytes(50, 3));
+    write_gzip(paths[2], pattern_bytes(60, 4));
     ReadAhead ahead(paths);
     std::vector<uint8_t> out;
     EXPECT_EQ(drain(*ahead.next(), 64, out), "");
@@ -87,13 +81,13 @@ TEST(ReadAhead, AMissingFileFailsWhenItsTurnComesWithTheDirectMessage) {
         EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
     }
     EXPECT_EQ(drain(*ahead.next(), 64, out), "");  // the files after it still read
-    EXPECT_EQ(out, pattern(60, 4));
+    EXPECT_EQ(out, pattern_bytes(60, 4));
 }
 
 TEST(ReadAhead, ACutOffGzipFileThrowsTheDirectErrorAfterItsBytes) {
     TempDir dir;
     const std::string whole = dir.file("whole.raw"), cut = dir.file("cut.raw");
-    write_gzip(whole, pattern(200'000, 5));
+    write_gzip(whole, pattern_bytes(200'000, 5));
     {
         std::ifstream in(whole, std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -108,7 +102,7 @@ TEST(ReadAhead, ACutOffGzipFileThrowsTheDirectErrorAfterItsBytes) {
         EXPECT_EQ(got, direct);
         // No more bytes before the error than the direct reader gave, all of them the file's.
         ASSERT_LE(a.size(), b.size());
-        const std::vector<uint8_t> all = pattern(200'000, 5);
+        const std::vector<uint8_t> all = pattern_bytes(200'000, 5);
         EXPECT_TRUE(std::equal(a.begin(), a.end(), all.begin()));
     }
 }
@@ -118,12 +112,12 @@ TEST(ReadAhead, LeavingBeforeTheLastFileStopsTheWorker) {
     std::vector<std::string> paths;
     for (int i = 0; i < 40; ++i) {
         paths.push_back(dir.file("w" + std::to_string(i) + ".raw"));
-        write_gzip(paths.back(), pattern(100, static_cast<uint8_t>(i)));
+        write_gzip(paths.back(), pattern_bytes(100, static_cast<uint8_t>(i)));
     }
     ReadAhead ahead(paths, ReadAheadLimits{4, 1'000, 100});
     std::vector<uint8_t> out;
     EXPECT_EQ(drain(*ahead.next(), 128, out), "");
-    EXPECT_EQ(out, pattern(100, 0));
+    EXPECT_EQ(out, pattern_bytes(100, 0));
     // Destroyed with 39 files untaken and the worker waiting for room: it must not hang.
 }
 
