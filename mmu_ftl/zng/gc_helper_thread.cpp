@@ -96,7 +96,10 @@ void GcHelperThread::hold(uint16_t app, uint64_t vpn, uint32_t group, AddressTra
 
 void GcHelperThread::note_translation(uint16_t app, uint64_t vpn) {
     const uint64_t key = (uint64_t{app} << 48) | vpn;
-    if (!translated_set_.insert(key, 0)) return;
+    uint64_t& chunk = translated_set_.get_or_insert(key >> 6);
+    const uint64_t bit = uint64_t{1} << (key & 63);
+    if (chunk & bit) return;
+    chunk |= bit;
     if (translated_.size() <= app) translated_.resize(app + 1u);
     translated_[app].push_back(vpn);
 }
@@ -105,7 +108,10 @@ void GcHelperThread::shoot_down_app(uint16_t app) {
     if (app >= translated_.size()) return;
     for (uint64_t vpn : translated_[app]) {
         if (shootdown_ && *shootdown_) (*shootdown_)(app, vpn);
-        translated_set_.erase((uint64_t{app} << 48) | vpn);
+        const uint64_t key = (uint64_t{app} << 48) | vpn;
+        uint64_t* chunk = translated_set_.get(key >> 6);
+        *chunk &= ~(uint64_t{1} << (key & 63));
+        if (*chunk == 0) translated_set_.erase(key >> 6);
     }
     translated_[app].clear();  // keeps its capacity for the next round
 }

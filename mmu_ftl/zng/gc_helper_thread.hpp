@@ -133,7 +133,10 @@ private:
     // Pages each application translated since its last whole shootdown (deduplicated by
     // the key (app << 48) | vpn): a superset of its TLB entries.
     std::vector<std::vector<uint64_t>> translated_;
-    GrowingHashMap<uint32_t> translated_set_{512};
+    // The keys of translated_, one bit per key in chunks of 64 consecutive keys: a data
+    // set's pages are dense, so the set takes about 64x fewer slots than one per page and
+    // stays in the host's caches (one slot per page missed them on every translation).
+    GrowingHashMap<uint64_t> translated_set_{512};
     Tick active_since_ = 0;
     std::vector<Member> members_;
     std::vector<Chain> chains_;
