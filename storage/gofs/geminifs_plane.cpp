@@ -52,7 +52,8 @@ const ComponentSchema& GeminifsSettings::schema() {
         "time; every open goes to the host file system (a system call, and a cold inode's "
         "inode-table block read), which copies the file's metadata into GPU memory (8 KB per "
         "open file); a 1 GB GPU page cache.",
-        {kFileSize, kSqeWrite, kRpc, kHostThreads, kInodesPerBlock, kCopyCall, kOpenMetadata, kMetadataMemory, kPageCache, kHit});
+        {kFileSize, kSqeWrite, kRpc, kHostThreads, kInodesPerBlock, kCopyCall, kOpenMetadata, kMetadataMemory,
+         kPageCache, kHit});
     return s;
 }
 
@@ -146,7 +147,8 @@ void GeminifsPlane::begin(uint32_t slot) {
 void GeminifsPlane::opened_on_host(uint32_t slot) {
     // The metadata lands in the file's block of the per-open GPU memory.
     const uint64_t file = file_of(slots_[slot].io.offset);
-    const Tick copied = p_.pcie.host_to_gpu(p_.sim.now() + s_.copy_call_cost, s_.open_metadata, file * s_.open_metadata);
+    const Tick copied =
+        p_.pcie.host_to_gpu(p_.sim.now() + s_.copy_call_cost, s_.open_metadata, file * s_.open_metadata);
     ready_.push(Ready{slot, Stage::Opened}, copied + s_.rpc_latency);
 }
 
