@@ -53,7 +53,6 @@ FlashBackboneSettings FlashBackboneSettings::read(const Params& p, const std::st
 
 FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashBackboneSettings& s)
     : OwnedClock(ClockDomain(s.name + ".interface", spec.timing.interface_rate)),
-      sim_(sim),
       shared_(spec),
       controller_clock_(s.name + ".controller", s.controller_clock_hz) {
     const FlashGeometry& g = shared_.spec.geometry;

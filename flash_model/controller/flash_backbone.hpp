@@ -78,7 +78,6 @@ public:
     double write_redundancy() const;
 
 private:
-    Simulator& sim_;
     FlashShared shared_;
     ClockDomain controller_clock_;
     std::unique_ptr<FlashNetwork> network_;

@@ -35,7 +35,7 @@ protected:
 template <class... Is, class Self>
 void* offer(Self* self, std::string_view name) {
     void* found = nullptr;
-    ((name == Is::kInterfaceName ? (found = static_cast<Is*>(self), true) : false) || ...);
+    (void)((name == Is::kInterfaceName ? (found = static_cast<Is*>(self), true) : false) || ...);
     return found;
 }
 
