@@ -163,7 +163,7 @@ private:
     uint64_t mem_in_flight_ = 0;
     uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
     Tick busy_until_ = 0;                         // shared port
-    Tick read_free_ = 0, write_free_ = 0;         // read_write ports
+    Tick write_free_ = 0;                         // read_write ports: the write port
     bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot
     bool refused_ = false;   // the crossbar holds a refused request
     TimedQueue<MemRequest*> responses_;

@@ -107,7 +107,7 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
 }
 
 ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx)
-    : sim_(sim), stats_(sim.stats(), "translation"),
+    : stats_(sim.stats(), "translation"),
       tables_([&] {
           Setup s = make_setup(p, ctx);
           return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));

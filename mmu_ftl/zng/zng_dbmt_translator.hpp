@@ -60,7 +60,6 @@ private:
     uint16_t& log_pages_used(uint32_t group, uint32_t plane_in_unit);
     void merge_group(uint32_t group, std::function<void()> done);
 
-    Simulator& sim_;
     StatGroup stats_;
     ZngFtlTables tables_;
     MappingTableSizes sizes_;
