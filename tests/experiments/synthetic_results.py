@@ -20,6 +20,12 @@ EXPERIMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..
 IPC = {"hetero": 0.2, "hybridgpu": 0.25, "optane": 0.5, "zng-base": 0.1, "zng-rdopt": 0.3, "zng-wropt": 0.9,
        "zng": 2.0, "ideal": 4.0}
 BANDWIDTH = {"hybridgpu": 4.0, "optane": 10.0, "zng-base": 2.0, "zng-rdopt": 12.0, "zng-wropt": 20.0, "zng": 40.0}
+# Fig. 11's data between medium and controllers (GB/s over 1 ms), and the column of the
+# link it crosses on each platform (optane's bus: reads 3/4, writes 1/4).
+INTERFACE_GBPS = {"hybridgpu": 3.0, "optane": 8.0, "zng-base": 1.0, "zng-rdopt": 6.0, "zng-wropt": 9.0,
+                  "zng": 18.0}
+INTERFACE_COLUMN = {"hybridgpu": "onfi_bytes", "zng-base": "flash_port_bytes", "zng-rdopt": "flash_port_bytes",
+                    "zng-wropt": "flash_port_bytes", "zng": "flash_port_bytes"}
 LABEL_FACTOR = {"SWnet": 1.0, "FCnet": 1.2, "NiF": 1.17, "nopref": 1.0, "1KBpref": 1.1, "4KBpref": 1.3,
                 "predict-4KBpref": 1.4, "dyn-pref": 1.5, "default": 1.0, "gc-pressure": 0.5}
 REACCESSES = {"sram-l2": 1000.0, "stt-mram-l2": 500.0, "dyn-prefetch": 100.0, "redirection": 110.0}
@@ -71,6 +77,13 @@ def row(cfg, wl, label, sets, options, index):
          "medium_write_GBps": BANDWIDTH.get(cfg, 1.0) * 0.25, "read_reaccesses": REACCESSES.get(label, 0.0),
          "write_redundancy": REDUNDANCY.get(label, 1.0), "predictor_accuracy": 0.8 + 0.01 * (index % 10),
          "gc_merges": 5.0 if label == "gc-pressure" else 0.0, "dir": f"points/p{index}"}
+    if cfg in INTERFACE_GBPS:   # 1 ms of simulated time
+        r["sim_time_ps"] = 1e9
+        data = INTERFACE_GBPS[cfg] * 1e9 * 1e-3
+        if cfg == "optane":
+            r["bus_read_bytes"], r["bus_write_bytes"] = data * 0.75, data * 0.25
+        else:
+            r[INTERFACE_COLUMN[cfg]] = data
     if cfg in IO_GBPS:   # 1 ms of simulated time
         gbps = IO_GBPS[cfg]
         if "storage.control_plane.threads" in sets:
