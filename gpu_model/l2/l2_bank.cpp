@@ -474,7 +474,6 @@ void L2Bank::respond(MemRequest* r, uint32_t delay) { responses_.push(r, edge_.e
 void L2Bank::send_to_memory(MemRequest* r) {
     (is_write_op(r->op) ? mem_writes_ : mem_reads_).push_back(r);
     ++mem_in_flight_;
-    if (is_write_op(r->op)) bytes_to_memory_ += r->size;
     try_send();
 }
 
@@ -534,7 +533,6 @@ void L2Bank::recv_response(MemRequest* r, RequestPort&) {
         sim().requests().put(r);
         return;
     }
-    bytes_from_memory_ += r->size;
     if ((r->tag & 3) == kUnit) {
         // No array work here: the unit's lines are written by their owner banks.
         l2_.unit_arrived(static_cast<uint32_t>(mshr_.key(static_cast<int>(r->tag >> 2)) & ~kUnitKey), *r);

@@ -70,8 +70,6 @@ public:
     const TagArray& tags() const { return tags_; }
     const LineMarksArray& marks() const { return marks_; }
     uint64_t memory_in_flight() const { return mem_in_flight_; }
-    uint64_t bytes_from_memory() const { return bytes_from_memory_; }
-    uint64_t bytes_to_memory() const { return bytes_to_memory_; }
     void flush_stats() { mshr_occupancy_.flush(now()); }
 
 private:
@@ -161,7 +159,6 @@ private:
     bool reads_refused_ = false, writes_refused_ = false;  // head refused since the last retry
     uint32_t mem_reserved_ = 0;  // read-queue slots promised to fetches in lookup
     uint64_t mem_in_flight_ = 0;
-    uint64_t bytes_from_memory_ = 0, bytes_to_memory_ = 0;
     Tick busy_until_ = 0;                         // shared port
     Tick write_free_ = 0;                         // read_write ports: the write port
     bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot
