@@ -98,6 +98,8 @@ public:
             ptx_classes_[0][op] = classify_ptx(ptx_opcode_name(static_cast<uint8_t>(op)), false);
             ptx_classes_[1][op] = classify_ptx(ptx_opcode_name(static_cast<uint8_t>(op)), true);
         }
+        // The first kernel's warp files are read from now on, while the platform is built.
+        if (!config_.kernel_files.empty()) prepare(0);
     }
 
     const trace::TraceHeader& header() const override { return header_; }
@@ -105,39 +107,29 @@ public:
 
     bool next_kernel(trace::KernelInfo& k) override {
         if (next_file_ >= config_.kernel_files.size()) return false;
-        const std::string& file = config_.kernel_files[next_file_++];
-        kernel_ = read_macsim_kernel_trace(file);
-        order_.clear();
-        order_.reserve(kernel_.warps.size());
-        uint64_t max_block = 0;
-        uint32_t max_warp = 0;
-        for (size_t i = 0; i < kernel_.warps.size(); ++i) {
-            const uint64_t id = kernel_.warps[i].id;
-            const WarpRef ref{id >> kMacSimBlockIdShift, static_cast<uint32_t>(id & 0xffff), i};
-            max_block = std::max(max_block, ref.block);
-            max_warp = std::max(max_warp, ref.warp);
-            order_.push_back(ref);
+        // Warps of the last kernel never read (a consumer that moved on early): their
+        // streams come first in the read-ahead and are passed over, errors and all.
+        for (; next_warp_ < order_.size(); ++next_warp_) {
+            try {
+                read_ahead_.next();
+            } catch (const std::exception&) {
+            }
         }
-        std::sort(order_.begin(), order_.end());
-        for (size_t i = 1; i < order_.size(); ++i)
-            if (!(order_[i - 1] < order_[i]))
-                throw TraceError(fmt::format("{}: warp {} is listed twice", file, kernel_.warps[order_[i].entry].id));
-        if (max_block >= (uint64_t(1) << 32))
-            throw TraceError(fmt::format("{}: block id {} does not fit a grid dimension", file, max_block));
-        if (max_warp >= trace::CtaBuilder::kMaxWarps)
-            throw TraceError(fmt::format("{}: warp index {} exceeds {} warps per block", file, max_warp,
-                                         trace::CtaBuilder::kMaxWarps));
-        // MacSim traces carry no launch geometry: the grid is the blocks seen, in x; a
-        // block is as many full warps as its largest warp index needs.
-        std::vector<std::string> files;
-        files.reserve(order_.size());
-        for (const WarpRef& w : order_) files.push_back(warp_file(kernel_.warps[w.entry]));
-        read_ahead_.reset();  // the previous kernel's, before its files are replaced
-        read_ahead_ = std::make_unique<ReadAhead>(std::move(files));
+        if (!ahead_.ready) prepare(next_file_);
+        ++next_file_;
+        Kernel now = std::move(ahead_);
+        ahead_ = Kernel{};
+        if (now.error) std::rethrow_exception(now.error);
+        kernel_ = std::move(now.trace);
+        order_ = std::move(now.order);
+        // The next kernel's warp files are read while this one runs.
+        if (next_file_ < config_.kernel_files.size()) prepare(next_file_);
         info_ = trace::KernelInfo{};
         info_.name = kernel_.name;
-        info_.grid = trace::Dim3{static_cast<uint32_t>(max_block + 1), 1, 1};
-        info_.block = trace::Dim3{(max_warp + 1) * static_cast<uint32_t>(trace::kWarpSize), 1, 1};
+        // MacSim traces carry no launch geometry: the grid is the blocks seen, in x; a
+        // block is as many full warps as its largest warp index needs.
+        info_.grid = trace::Dim3{static_cast<uint32_t>(now.max_block + 1), 1, 1};
+        info_.block = trace::Dim3{(now.max_warp + 1) * static_cast<uint32_t>(trace::kWarpSize), 1, 1};
         next_warp_ = 0;
         k = info_;
         ++report_.kernels;
@@ -157,18 +149,65 @@ public:
     }
 
 private:
+    // A kernel read ahead of its turn: its trace.txt parsed and its warps ordered, or the
+    // error doing so met, thrown when the kernel's turn comes (as if read then).
+    struct Kernel {
+        bool ready = false;
+        MacSimKernelTrace trace;
+        std::vector<WarpRef> order;
+        uint64_t max_block = 0;
+        uint32_t max_warp = 0;
+        std::exception_ptr error;
+    };
+
+    // Reads kernel `f`'s trace.txt into ahead_ and hands its warp files to the read-ahead.
+    void prepare(size_t f) {
+        ahead_ = Kernel{};
+        ahead_.ready = true;
+        try {
+            const std::string& file = config_.kernel_files[f];
+            ahead_.trace = read_macsim_kernel_trace(file);
+            const MacSimKernelTrace& t = ahead_.trace;
+            std::vector<WarpRef>& order = ahead_.order;
+            order.reserve(t.warps.size());
+            for (size_t i = 0; i < t.warps.size(); ++i) {
+                const uint64_t id = t.warps[i].id;
+                const WarpRef ref{id >> kMacSimBlockIdShift, static_cast<uint32_t>(id & 0xffff), i};
+                ahead_.max_block = std::max(ahead_.max_block, ref.block);
+                ahead_.max_warp = std::max(ahead_.max_warp, ref.warp);
+                order.push_back(ref);
+            }
+            std::sort(order.begin(), order.end());
+            for (size_t i = 1; i < order.size(); ++i)
+                if (!(order[i - 1] < order[i]))
+                    throw TraceError(fmt::format("{}: warp {} is listed twice", file, t.warps[order[i].entry].id));
+            if (ahead_.max_block >= (uint64_t(1) << 32))
+                throw TraceError(fmt::format("{}: block id {} does not fit a grid dimension", file, ahead_.max_block));
+            if (ahead_.max_warp >= trace::CtaBuilder::kMaxWarps)
+                throw TraceError(fmt::format("{}: warp index {} exceeds {} warps per block", file, ahead_.max_warp,
+                                             trace::CtaBuilder::kMaxWarps));
+        } catch (...) {
+            ahead_.error = std::current_exception();
+            return;
+        }
+        std::vector<std::string> files;
+        files.reserve(ahead_.order.size());
+        for (const WarpRef& w : ahead_.order) files.push_back(warp_file(ahead_.trace, ahead_.trace.warps[w.entry]));
+        read_ahead_.add(std::move(files));
+    }
+
     [[noreturn]] void fail(const std::string& what) const {
         throw TraceError(fmt::format("{}: record {}: {}", cursor_.path(), cursor_.index(), what));
     }
 
-    std::string warp_file(const MacSimWarpEntry& entry) const {
-        return fmt::format("{}_{}.raw", kernel_.raw_prefix, entry.id);
+    static std::string warp_file(const MacSimKernelTrace& kernel, const MacSimWarpEntry& entry) {
+        return fmt::format("{}_{}.raw", kernel.raw_prefix, entry.id);
     }
 
     void read_warp(const WarpRef& w) {
         const MacSimWarpEntry& entry = kernel_.warps[w.entry];
         const bool nvbit = kernel_.type == MacSimTraceType::Nvbit;
-        cursor_.open(read_ahead_->next(), nvbit ? kNvbitRecordBytes : kPtxRecordBytes);
+        cursor_.open(read_ahead_.next(), nvbit ? kNvbitRecordBytes : kPtxRecordBytes);
         ++report_.warps;
         uint64_t instructions = 0;
         while (const uint8_t* p = cursor_.next()) {
@@ -350,7 +389,8 @@ private:
     std::vector<WarpRef> order_;
     size_t next_warp_ = 0;
     CtaAssembler assembler_;
-    std::unique_ptr<ReadAhead> read_ahead_;  // the current kernel's warp files, in order_
+    Kernel ahead_;          // the kernel after this one
+    ReadAhead read_ahead_;  // the warp files of this kernel and the next, in their order_
     RawRecordCursor cursor_;
     SassOpcodeCache opcodes_;
     std::array<std::array<OpcodeClass, 256>, 2> ptx_classes_{};

@@ -41,10 +41,23 @@ private:
 
 }  // namespace
 
-ReadAhead::ReadAhead(std::vector<std::string> paths, ReadAheadLimits limits)
-    : paths_(std::move(paths)), limits_(limits) {
+ReadAhead::ReadAhead(std::vector<std::string> paths, ReadAheadLimits limits) : limits_(limits) {
     limits_.files_ahead = std::max<size_t>(limits_.files_ahead, 1);
+    given_ = paths.size();
+    paths_.assign(std::make_move_iterator(paths.begin()), std::make_move_iterator(paths.end()));
     worker_ = std::thread([this] { work(); });
+}
+
+void ReadAhead::add(std::vector<std::string> paths) {
+    if (paths.empty()) return;
+    bool wake;
+    {
+        std::lock_guard lock(mutex_);
+        for (std::string& p : paths) paths_.push_back(std::move(p));
+        wake = worker_waits_ && claimed_ == given_;  // it ran out of paths: these are new work
+        given_ += paths.size();
+    }
+    if (wake) room_.notify_one();
 }
 
 ReadAhead::~ReadAhead() {
@@ -96,21 +109,27 @@ void ReadAhead::work() {
     Reader r;
     for (;;) {
         size_t i;
+        std::string path;
         {
             std::unique_lock lock(mutex_);
-            if (!stop_ && claimed_ != paths_.size() && !has_room()) {
-                // Full: wait until the reader has taken half, not for each file it takes,
-                // so that the two threads do not hand every file over with a wake-up.
+            if (!stop_ && (claimed_ == given_ || !has_room())) {
+                // Out of paths, or full: wait for more paths, or until the reader has
+                // taken half, not for each file it takes, so that the two threads do not
+                // hand every file over with a wake-up.
+                const bool full = claimed_ != given_;
                 worker_waits_ = true;
-                room_.wait(lock, [this] { return stop_ || claimed_ == paths_.size() || at_low_water(); });
+                room_.wait(lock, [&] {
+                    return stop_ || (claimed_ != given_ && (full ? at_low_water() : has_room()));
+                });
                 worker_waits_ = false;
             }
-            if (stop_ || claimed_ == paths_.size()) return;
+            if (stop_) return;
             i = claimed_++;
+            path = paths_[i - taken_];
             window_.emplace_back();
             done_.push_back(false);
         }
-        File f = read_one(paths_[i], r);
+        File f = read_one(path, r);
         bool wake;
         {
             std::lock_guard lock(mutex_);
@@ -134,13 +153,15 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
     bool wake;
     {
         std::unique_lock lock(mutex_);
-        if (taken_ == paths_.size()) throw std::logic_error("ReadAhead::next: every path was taken");
+        if (taken_ == given_) throw std::logic_error("ReadAhead::next: every path was taken");
         if (claimed_ == taken_) {
             // Nobody has started it: read it here rather than wait for the worker.
-            const size_t i = claimed_++;
+            std::string path = std::move(paths_.front());
+            paths_.pop_front();
+            ++claimed_;
             ++taken_;
             lock.unlock();
-            return stream_of(read_one(paths_[i], own_));
+            return stream_of(read_one(path, own_));
         }
         reader_waits_ = true;
         ready_.wait(lock, [this] { return done_.front(); });
@@ -148,6 +169,7 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
         f = std::move(window_.front());
         window_.pop_front();
         done_.pop_front();
+        paths_.pop_front();
         bytes_held_ -= f.head.size();
         ++taken_;
         wake = worker_waits_ && at_low_water();

@@ -6,6 +6,11 @@
 // started, it reads that file itself instead of sleeping until the worker gets there:
 // both threads then read files, and the reader is not woken once per file.
 //
+// Paths can be added while the reader reads (the next kernel's warp files while this
+// kernel runs), so that the worker does not stop at a kernel's end: the files a kernel
+// starts with are ready when it starts instead of being read while its first blocks
+// wait. Only the paths not yet taken are held.
+//
 // Each stream yields exactly the bytes and errors that open_gzip_stream would: the file's
 // first bytes come from memory, then whatever was not read ahead (a file larger than the
 // per-file cap) from the same open stream; an error met while opening or reading is
@@ -37,13 +42,15 @@ struct ReadAheadLimits {
 class ReadAhead {
 public:
     // Starts reading `paths` (gzip'd or plain, as open_gzip_stream takes them) in order.
-    explicit ReadAhead(std::vector<std::string> paths, ReadAheadLimits limits = {});
+    explicit ReadAhead(std::vector<std::string> paths = {}, ReadAheadLimits limits = {});
     ~ReadAhead();
     ReadAhead(const ReadAhead&) = delete;
     ReadAhead& operator=(const ReadAhead&) = delete;
 
+    // Appends `paths`, to be read after those given before.
+    void add(std::vector<std::string> paths);
     // The stream of the next path in order (throws what opening it threw); at most as
-    // many calls as paths.
+    // many calls as paths given.
     std::unique_ptr<ByteStream> next();
 
 private:
@@ -67,16 +74,17 @@ private:
     File read_one(const std::string& path, Reader& r) const;
     static std::unique_ptr<ByteStream> stream_of(File f);
 
-    std::vector<std::string> paths_;
     ReadAheadLimits limits_;
     std::mutex mutex_;
     std::condition_variable ready_;   // the worker finished the file the reader waits for
     std::condition_variable room_;    // the reader took one (or the reader is leaving)
+    // Under mutex_. Paths [taken_, given_): the ones not taken yet, in order.
+    std::deque<std::string> paths_;
     // Paths [taken_, claimed_) in order: read, or being read by the worker.
     std::deque<File> window_;
     std::deque<bool> done_;           // per window_ entry: its read has finished
     size_t bytes_held_ = 0;           // of finished entries
-    size_t taken_ = 0, claimed_ = 0;
+    size_t taken_ = 0, claimed_ = 0, given_ = 0;
     bool reader_waits_ = false;
     bool worker_waits_ = false;       // for the window to drain to its low-water mark
     bool stop_ = false;

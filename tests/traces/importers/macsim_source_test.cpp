@@ -147,6 +147,79 @@ TEST(MacSimSource, NvbitWarpsBlocksAndAddresses) {
     EXPECT_EQ(report.appended_exits, 2u);  // warp 65536, and warp 1 of block 1 (no stream)
 }
 
+// The second kernel's files are read while the first runs; its faults still surface
+// when its turn comes, after the first kernel has been read whole.
+TEST(MacSimSource, ASecondKernelIsReadAheadAndItsErrorsWaitForItsTurn) {
+    NvbitFixture f;
+    f.write();
+    write_text(f.d.file("kernel_config.txt"),
+               "nvbit\n14\n-1\n/old/machine/traces/K0/trace.txt\n/old/machine/traces/K1/trace.txt\n");
+    write_text(f.d.file("K1/trace.txt"), "nvbit\n14\n16\n1\n0 0\n");
+    std::vector<uint8_t> k1;
+    nvbit(k1, {nvbit_op("IMAD"), false, 0xffffffff, 0x400});
+    nvbit(k1, {nvbit_op("EXIT"), false, 0xffffffff, 0x410});
+    write_gzip(f.d.file("K1/trace_0.raw"), k1);
+    {
+        ImportReport report;
+        auto src = open_foreign_trace(ForeignFormat::MacSim, f.d.path().string(), &report);
+        const auto kernels = decode_all(*src);
+        ASSERT_EQ(kernels.size(), 2u);
+        EXPECT_EQ(kernels[0].info.name, "K0");
+        EXPECT_EQ(kernels[0].ctas.size(), 2u);
+        EXPECT_EQ(kernels[1].info.name, "K1");
+        ASSERT_EQ(kernels[1].ctas.size(), 1u);
+        // The IMAD folds into the EXIT that follows it.
+        ASSERT_EQ(kernels[1].ctas[0].warps.at(0).size(), 1u);
+        EXPECT_EQ(kernels[1].ctas[0].warps.at(0)[0].kind, RecordKind::Exit);
+        EXPECT_EQ(kernels[1].ctas[0].warps.at(0)[0].compute, 1u);
+        EXPECT_EQ(report.instructions, 9u);  // 7 in K0, 2 in K1
+    }
+    {
+        // Kernel 1's header is bad: kernel 0 comes out whole first, then the error.
+        write_text(f.d.file("K1/trace.txt"), "nvbit\n13\n16\n1\n0 0\n");
+        ImportReport report;
+        auto src = open_foreign_trace(ForeignFormat::MacSim, f.d.path().string(), &report);
+        trace::KernelInfo k;
+        trace::CtaTrace cta;
+        ASSERT_TRUE(src->next_kernel(k));
+        int ctas = 0;
+        while (src->next_cta(cta)) ++ctas;
+        EXPECT_EQ(ctas, 2);
+        try {
+            src->next_kernel(k);
+            ADD_FAILURE() << "no error";
+        } catch (const trace::TraceError& e) {
+            EXPECT_NE(std::string(e.what()).find("K1/trace.txt:2"), std::string::npos) << e.what();
+        }
+    }
+    {
+        // The first kernel left before its last block was read: the second still gets
+        // its own warps.
+        write_text(f.d.file("K1/trace.txt"), "nvbit\n14\n16\n1\n0 0\n");
+        ImportReport report;
+        auto src = open_foreign_trace(ForeignFormat::MacSim, f.d.path().string(), &report);
+        trace::KernelInfo k;
+        trace::CtaTrace cta;
+        ASSERT_TRUE(src->next_kernel(k));
+        ASSERT_TRUE(src->next_cta(cta));
+        ASSERT_TRUE(src->next_kernel(k));
+        EXPECT_EQ(k.name, "K1");
+        ASSERT_TRUE(src->next_cta(cta));
+        ASSERT_EQ(cta.warps.size(), 1u);
+        std::vector<trace::WarpRecord> recs;
+        trace::WarpCursor c(cta.warps[0]);
+        while (!c.done()) {
+            trace::WarpRecord r;
+            c.next(r);
+            recs.push_back(r);
+        }
+        ASSERT_EQ(recs.size(), 1u);
+        EXPECT_EQ(recs[0].kind, RecordKind::Exit);
+        EXPECT_EQ(recs[0].compute, 1u);
+        EXPECT_FALSE(src->next_cta(cta));
+    }
+}
+
 TEST(MacSimSource, NvbitLocalAccessesBecomeWarpWindowOffsets) {
     // NVBit's local address is the thread's own, the same in every lane. STL of 8 B at
     // thread offset 8: word 2, lane l at 2 x 128 + 8 l (lane 31 at 504); LDL of 4 B at

@@ -121,5 +121,43 @@ TEST(ReadAhead, LeavingBeforeTheLastFileStopsTheWorker) {
     // Destroyed with 39 files untaken and the worker waiting for room: it must not hang.
 }
 
+
+TEST(ReadAhead, PathsAddedLaterFollowInOrderAndWakeAWorkerThatRanOut) {
+    TempDir dir;
+    std::vector<std::string> first, second;
+    for (int i = 0; i < 6; ++i) {
+        std::vector<std::string>& to = i < 3 ? first : second;
+        to.push_back(dir.file("p" + std::to_string(i) + ".raw"));
+        write_gzip(to.back(), pattern_bytes(40 + i, static_cast<uint8_t>(i)));
+    }
+    // Limits of 2 files ahead and of no files at all: the worker runs out of paths or
+    // of room before the second batch arrives, and resumes with it.
+    for (const ReadAheadLimits limits : {ReadAheadLimits{}, ReadAheadLimits{2, 1'000, 100}}) {
+        ReadAhead ahead(first, limits);
+        std::vector<uint8_t> out;
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_EQ(drain(*ahead.next(), 64, out), "");
+            EXPECT_EQ(out, pattern_bytes(40 + i, static_cast<uint8_t>(i)));
+        }
+        EXPECT_THROW(ahead.next(), std::logic_error);  // nothing given yet
+        ahead.add(second);
+        ahead.add({});
+        for (int i = 3; i < 6; ++i) {
+            const auto got = ahead.next();
+            EXPECT_EQ(got->path(), second[static_cast<size_t>(i - 3)]);
+            EXPECT_EQ(drain(*got, 64, out), "");
+            EXPECT_EQ(out, pattern_bytes(40 + i, static_cast<uint8_t>(i)));
+        }
+    }
+    // Added before the first ones are taken: one sequence.
+    ReadAhead ahead(first);
+    ahead.add(second);
+    std::vector<uint8_t> out;
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(drain(*ahead.next(), 64, out), "");
+        EXPECT_EQ(out, pattern_bytes(40 + i, static_cast<uint8_t>(i)));
+    }
+}
+
 }  // namespace
 }  // namespace zng::importers
