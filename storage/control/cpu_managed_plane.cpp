@@ -158,8 +158,8 @@ CpuManagedPlane::CpuManagedPlane(const StoragePath& path, const CpuManagedSettin
               [this](uint64_t& bi) {
                   const uint32_t b = static_cast<uint32_t>(bi >> 32), i = static_cast<uint32_t>(bi);
                   const Item& it = batches_[b].items[i];
-                  IoRequest cmd =
-                      ControlPlane::command(it.io, s_.data == PlaneData::PeerToPeer ? IoMemory::Gpu : IoMemory::Host);
+                  const bool host = batches_[b].in_host || s_.data == PlaneData::HostBounce;
+                  IoRequest cmd = ControlPlane::command(it.io, host ? IoMemory::Host : IoMemory::Gpu);
                   cmd.queue = it.thread;  // each thread its own queue pair on every SSD
                   cmd.done = [this, b, i](IoRequest&) { command_done(b, i); };
                   issue(std::move(cmd));
@@ -183,7 +183,13 @@ uint32_t CpuManagedPlane::max_threads() const {
     return std::min(p_.host.issuing_cores(), std::max(1u, (p_.array.size() + 1) / 2));
 }
 
-void CpuManagedPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {
+void CpuManagedPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) { take(batch, client, false); }
+
+void CpuManagedPlane::submit_in_host(const StorageIoBatch& batch, StorageIoClient& client) {
+    take(batch, client, true);
+}
+
+void CpuManagedPlane::take(const StorageIoBatch& batch, StorageIoClient& client, bool in_host) {
     taken(batch.count);
     uint32_t b;
     if (!free_batches_.empty()) {
@@ -199,6 +205,7 @@ void CpuManagedPlane::submit(const StorageIoBatch& batch, StorageIoClient& clien
     bt.taken = now;
     bt.compute = now > last_done_ ? now - last_done_ : 0;
     bt.left = batch.count;
+    bt.in_host = in_host;
     bt.items.clear();
     bt.runs.clear();
     // Runs: lanes whose destinations follow one another (and that move the same way).
@@ -226,7 +233,7 @@ void CpuManagedPlane::start(uint32_t b) {
         const Run& run = bt.runs[r];
         Tick at = now;
         // A bounced write's data goes to the host buffer first, one copy per run.
-        if (s_.data == PlaneData::HostBounce && bt.items[run.first].io.write) {
+        if (s_.data == PlaneData::HostBounce && !bt.in_host && bt.items[run.first].io.write) {
             copier_free_ = std::max(copier_free_, now) + s_.copy_call_cost;
             at = p_.pcie.gpu_to_host(copier_free_, run.bytes, bt.items[run.first].io.dest);
             ++copies_;
@@ -268,7 +275,7 @@ void CpuManagedPlane::command_done(uint32_t b, uint32_t item) {
             call(it.thread, nb, ni, p_.sim.now());
         }
     }
-    if (s_.data == PlaneData::HostBounce && !it.io.write) {
+    if (s_.data == PlaneData::HostBounce && !bt.in_host && !it.io.write) {
         Run& run = bt.runs[it.run];
         if (--run.left > 0) return;
         copier_free_ = std::max(copier_free_, p_.sim.now()) + s_.copy_call_cost;

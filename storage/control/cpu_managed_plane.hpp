@@ -55,6 +55,9 @@ class CpuManagedPlane final : public ControlPlane {
 public:
     CpuManagedPlane(const StoragePath& path, const CpuManagedSettings& s);
     void submit(const StorageIoBatch& batch, StorageIoClient& client) override;
+    // The same for a host program's own I/O: the data is read into and written from host
+    // memory, whatever `data` says, and never copied to or from the GPU.
+    void submit_in_host(const StorageIoBatch& batch, StorageIoClient& client);
 
     // Threads the next batch uses.
     uint32_t threads() const { return threads_; }
@@ -81,9 +84,11 @@ private:
         StorageIoClient* client = nullptr;
         Tick taken = 0, rung = 0, compute = 0;
         uint32_t left = 0;
+        bool in_host = false;  // submit_in_host: no copies
         std::vector<Item> items;
         std::vector<Run> runs;
     };
+    void take(const StorageIoBatch& batch, StorageIoClient& client, bool in_host);
     void start(uint32_t b);
     void command(uint32_t b, uint32_t item, Tick at);
     void call(uint32_t thread, uint32_t b, uint32_t item, Tick at);

@@ -21,6 +21,18 @@
 // is one pread/pwrite per file through the host plane, file f's bytes at device offset
 // f x the per-file bytes (files to different inodes take no common lock). The call
 // completes when its last file's does.
+//
+// Seed 001's Host-Only ("CPU preprocesses the dataset"; "Both Host-Only and GeminiFS
+// pipeline I/O and computation") is the same host file system with the program's
+// computation on the host too: the trace's host-transform calls (file_offset.hpp). Such
+// a batch_read is a pread per file into host memory, no copy to the GPU; as each file
+// arrives, its transform (`transform_cost` of CPU time) runs on whichever of the
+// plane's threads' cores is free first, so that the reads of later files proceed
+// meanwhile and the call takes about the longer of its reads and its transforms, not
+// their sum. A core runs the work it was given in order (host_cpu.hpp), system calls
+// and transforms alike. A host-transform batch_write writes each file from host memory.
+// Keeping the transform in the plane (not in the trace's GPU compute) puts it on the
+// cores that also run the file system's calls, which is where Host-Only spends it.
 #pragma once
 #include <memory>
 #include <vector>
@@ -34,6 +46,7 @@ namespace zng::storage::gofs {
 struct BasicSettings {
     CpuManagedSettings host;
     Tick write_lock_hold = 3'720 * kNanosecond;
+    Tick transform_cost = 1'361 * kMicrosecond;  // per file of a host-transform batch_read
 
     static const ComponentSchema& schema();
     static BasicSettings read(const Params& p);
@@ -50,6 +63,7 @@ public:
     uint64_t opens() const { return opens_.opens(); }
     uint64_t inode_reads() const { return opens_.block_reads(); }
     uint64_t creates() const { return creates_; }
+    uint64_t transforms() const { return transforms_; }
 
 private:
     static constexpr uint32_t kNoCall = ~0u;
@@ -57,6 +71,7 @@ private:
         StorageIoClient* client = nullptr;
         uint64_t token = 0;
         uint32_t call = kNoCall;  // the batched call a file's request belongs to
+        bool transform = false;   // a host-transform read: the file's transform follows
     };
     struct Call {
         StorageIoClient* client = nullptr;
@@ -71,7 +86,9 @@ private:
     void io_room() override {}
     void enter(Entry& e);
     // The request as handed to the host plane: its token names a slot holding the issuer.
-    StorageIo tagged(const StorageIo& io, StorageIoClient& client, uint32_t call = kNoCall);
+    StorageIo tagged(const StorageIo& io, StorageIoClient& client, uint32_t call = kNoCall, bool transform = false);
+    void submit_host_transform(const StorageIo& io, const StorageIoBatch& batch, StorageIoClient& client);
+    void file_done(uint32_t call);
     void submit_batched(const StorageIo& io, const StorageIoBatch& batch, StorageIoClient& client);
     uint32_t new_call(StorageIoClient& client, uint64_t token, uint64_t left);
     void call_done(uint32_t call);
@@ -87,7 +104,8 @@ private:
     Tick lock_free_ = 0;  // the inode write lock's next free time
     TimedQueue<Entry> locked_;
     TimedQueue<uint32_t> metadata_done_;  // batched creates, at their end
-    uint64_t lock_waits_ = 0;
+    TimedQueue<uint32_t> transformed_;    // a host-transform read's file, its transform done (call)
+    uint64_t lock_waits_ = 0, transforms_ = 0;
     HostFileOpens opens_;  // F2FS: a node block per inode
 };
 

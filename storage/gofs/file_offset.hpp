@@ -26,7 +26,13 @@ namespace zng::storage::gofs {
 // move the first bytes / count bytes of every file (the whole file when that is its
 // size: "Batch read fetches the entire file"), one file after another from `dest`;
 // batch_open and create move no data (bytes are ignored).
-enum class BatchCall : uint8_t { Open = 0, Data = 1, Create = 2 };
+//
+// HostTransform is a batch_read/batch_write of a program that runs on the host (seed
+// 001's Host-Only: "CPU preprocesses the dataset"): the data stays in host memory. A
+// read's files are each transformed on a host core as soon as that file has arrived, and
+// the call completes when the last transform has; a write writes the transforms' outputs
+// from host memory. Only a plane with host threads serves it (Basic).
+enum class BatchCall : uint8_t { Open = 0, Data = 1, Create = 2, HostTransform = 3 };
 inline constexpr uint64_t kBatchBit = uint64_t{1} << 63;
 inline constexpr uint64_t kMaxBatchFirst = (uint64_t{1} << 23) - 1;
 inline constexpr uint64_t kMaxBatchCount = (uint64_t{1} << 38) - 1;

@@ -131,7 +131,9 @@ void GofsPlane::check_request(const StorageIo& io) const {
                            std::to_string(ns_.file_bytes()) + " B per file");
         if (batch_call(io.offset) != BatchCall::Open && batch_call(io.offset) != BatchCall::Data &&
             batch_call(io.offset) != BatchCall::Create)
-            throw SimError("GoFS batched call " + std::to_string(io.offset & 3) + " is not open, data or create");
+            throw SimError("GoFS batched call " + std::to_string(io.offset & 3) +
+                           " is not open, data or create (a host-transform call needs host threads: the basic "
+                           "plane)");
         return;
     }
     const uint64_t file = file_of(io.offset), off = offset_in_file(io.offset);

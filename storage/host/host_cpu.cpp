@@ -117,6 +117,20 @@ Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands, IoStack st
     return free;
 }
 
+Tick HostCpu::compute(uint32_t core, Tick earliest, Tick work) {
+    Tick& free = free_at_.at(core);
+    free = std::max(free, earliest) + work;
+    compute_ += work;
+    return free;
+}
+
+uint32_t HostCpu::first_free(uint32_t cores) const {
+    if (cores == 0 || cores > free_at_.size())
+        throw SimError("host CPU: a pool of " + std::to_string(cores) + " threads on " +
+                       std::to_string(free_at_.size()) + " issuing cores");
+    return static_cast<uint32_t>(std::min_element(free_at_.begin(), free_at_.begin() + cores) - free_at_.begin());
+}
+
 Tick HostCpu::run(Tick earliest, uint32_t commands) {
     const auto it = std::min_element(free_at_.begin(), free_at_.end());
     return run_on(static_cast<uint32_t>(it - free_at_.begin()), earliest, commands);

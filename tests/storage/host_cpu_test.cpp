@@ -1,6 +1,7 @@
 // Host CPU cores: each command costs the I/O stack's CPU time on one issuing core.
 #include <gtest/gtest.h>
 
+#include "sim/core/errors.hpp"
 #include "storage/host/host_cpu.hpp"
 
 namespace zng::storage::test {
@@ -35,6 +36,25 @@ TEST(HostCpu, OneThreadSerialisesItsCommandsAndThePoolSpreadsThem) {
     EXPECT_EQ(c.run(0), 12 * kMicrosecond);
     EXPECT_EQ(c.busy_time(), 5 * 6 * kMicrosecond);
     EXPECT_EQ(c.commands(), 5u);
+}
+
+TEST(HostCpu, ComputeQueuesBehindACoresCommandsAndFirstFreeLooksAtThePoolOnly) {
+    HostCpu c(cpu(4, 0, IoStack::Posix));  // 4 issuing cores, 6 us per command
+    c.run_on(0, 0);                         // core 0 free at 6 us
+    // 1 ms of work on core 0 from t = 0 starts after its command: 1.006 ms.
+    EXPECT_EQ(c.compute(0, 0, kMillisecond), kMillisecond + 6 * kMicrosecond);
+    // Of the first two cores, core 1 (free at 0) is free first; of the first one, core 0.
+    EXPECT_EQ(c.first_free(2), 1u);
+    EXPECT_EQ(c.first_free(1), 0u);
+    // Work given from a later time starts then: core 1, 2 ms + 0.5 ms.
+    EXPECT_EQ(c.compute(1, 2 * kMillisecond, kMillisecond / 2), 2 * kMillisecond + kMillisecond / 2);
+    EXPECT_EQ(c.first_free(2), 0u);  // 1.006 ms against 2.5 ms
+    EXPECT_EQ(c.first_free(4), 2u);  // cores 2 and 3 never used: the lowest index
+    // Computation is kept apart from the commands' busy time.
+    EXPECT_EQ(c.busy_time(), 6 * kMicrosecond);
+    EXPECT_EQ(c.compute_time(), kMillisecond + kMillisecond / 2);
+    EXPECT_THROW(c.first_free(5), SimError);
+    EXPECT_THROW(c.first_free(0), SimError);
 }
 
 TEST(HostCpu, DefaultSpdkThreadDrivesTwoP5510sFullyAndFourAtThreeQuarters) {

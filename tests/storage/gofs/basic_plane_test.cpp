@@ -21,7 +21,7 @@ struct Recorder final : StorageIoClient {
 };
 
 struct BasicRig {
-    BasicRig() : rig(topology(1), nvme(16, 64), fast_device()), cpu([] {
+    explicit BasicRig(Tick transform_cost = 0) : rig(topology(1), nvme(16, 64), fast_device()), cpu([] {
         HostCpuSettings h;
         h.stack = IoStack::Posix;
         h.posix_cost = 6 * kMicrosecond;
@@ -33,6 +33,7 @@ struct BasicRig {
         s.host.round_robin = true;  // the posix default: requests go to the threads in turn
         s.host.copy_call_cost = 2'460 * kNanosecond;
         s.write_lock_hold = 3'720 * kNanosecond;
+        s.transform_cost = transform_cost;
         plane = std::make_unique<BasicPlane>(StoragePath{rig.sim, rig.array, rig.pcie, cpu}, s);
     }
     void run_pair(bool write) {
@@ -123,6 +124,64 @@ TEST(GofsBasicPlane, ABatchReadIsOneReadPerFileAndCompletesWithTheLast) {
     ASSERT_EQ(r.client.done.size(), 1u);
     EXPECT_EQ(r.client.done[0].first, 9u);
     EXPECT_EQ(r.rig.ssd().bytes_read(), 4u * 8192u);
+    EXPECT_EQ(r.plane->lock_waits(), 0u);
+}
+
+// A host-transform batch_read of `files` files of `bytes` each from file 0 on, run to
+// its end; returns when the call completed.
+Tick host_transform_read(BasicRig& r, uint64_t files, uint32_t bytes) {
+    StorageIo read{batch_io_offset(BatchCall::HostTransform, 0, files), 0, 3, static_cast<uint32_t>(files * bytes),
+                   false};
+    r.plane->submit(StorageIoBatch{0, 0, 0, &read, 1}, r.client);
+    r.rig.sim.run();
+    EXPECT_EQ(r.client.done.size(), 1u);
+    return r.client.done.empty() ? 0 : r.client.done[0].second;
+}
+
+TEST(GofsBasicPlane, HostTransformReadsAreBoundByTheCoresWhenTheTransformDominates) {
+    // 8 files of 4 KiB on the 4 threads, 1 ms of transform each: 8 ms of CPU time on 4
+    // cores, 2 ms. The threads' preads (6 us each, two per thread, reserved at t = 0)
+    // start files 0-3 at 6 us; their 4 KiB reads cross the SSD's link one after another
+    // (1.28 us each), so file 3 arrives at 6 us + a lone read + 3 x 1.28 us. Each arrival
+    // takes the core free first: files 0-3 cores 0-3, files 4-7 (arrived long before
+    // 1 ms) the same cores after them; core 3 ends last, 2 ms after file 3 arrived.
+    BasicRig r(kMillisecond);
+    const Tick done = host_transform_read(r, 8, 4096);
+    const Tick link = 1'280 * kNanosecond;
+    EXPECT_EQ(done, 6 * kMicrosecond + lone_host_read() + 3 * link + 2 * kMillisecond);
+    EXPECT_EQ(r.client.done[0].first, 3u);
+    EXPECT_EQ(r.plane->transforms(), 8u);
+    EXPECT_EQ(r.cpu.compute_time(), 8 * kMillisecond);
+    EXPECT_EQ(r.rig.ssd().bytes_read(), 8u * 4096u);
+    // The data stays in host memory: nothing crosses the GPU's link.
+    EXPECT_EQ(r.rig.pcie.gpu_link_down().busy_time(), 0u);
+}
+
+TEST(GofsBasicPlane, HostTransformsOverlapTheReadsOfLaterFiles) {
+    // 8 files of 1 MiB: each read holds the SSD's link 1 MiB / 3.2 GB/s = 327.68 us, so
+    // the files arrive at least that far apart, and a 100 us transform ends before the
+    // next file arrives. All but the last file's transform hide behind the reads: the
+    // call takes the reads' time plus 100 us, not plus the 800 us of CPU time.
+    BasicRig reads_only(0);
+    const Tick reads = host_transform_read(reads_only, 8, 1 << 20);
+    EXPECT_GT(reads, 8 * 327'680 * kNanosecond);
+    BasicRig r(100 * kMicrosecond);
+    EXPECT_EQ(host_transform_read(r, 8, 1 << 20), reads + 100 * kMicrosecond);
+    EXPECT_EQ(r.plane->transforms(), 8u);
+}
+
+TEST(GofsBasicPlane, HostTransformWritesGoFromHostMemory) {
+    BasicRig r(kMillisecond);
+    // 4 files of 4 KiB from file 10 on: one pwrite each, nothing copied from the GPU and
+    // nothing transformed (the transform belongs to the read).
+    StorageIo write{batch_io_offset(BatchCall::HostTransform, 10, 4), 0x10000, 4, 4 * 4096, true};
+    r.plane->submit(StorageIoBatch{0, 0, 0, &write, 1}, r.client);
+    r.rig.sim.run();
+    ASSERT_EQ(r.client.done.size(), 1u);
+    EXPECT_EQ(r.client.done[0].first, 4u);
+    EXPECT_EQ(r.rig.ssd().bytes_written(), 4u * 4096u);
+    EXPECT_EQ(r.rig.pcie.gpu_link_up().busy_time(), 0u);
+    EXPECT_EQ(r.plane->transforms(), 0u);
     EXPECT_EQ(r.plane->lock_waits(), 0u);
 }
 

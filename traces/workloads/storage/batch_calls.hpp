@@ -1,7 +1,8 @@
 // GoFS's batched file calls as GPU I/O records (storage/gofs/file_offset.hpp): a call on
 // files [first, first + count) of one directory is one io_submit whose storage offset
 // has bit 63 set, the first file in bits 40..62, the count in bits 2..39 and the call
-// in bits 0..1 (0 batch_open, 1 batch_read/batch_write, 2 create). Shared by the
+// in bits 0..1 (0 batch_open, 1 batch_read/batch_write, 2 create, 3 a host program's
+// batch_read/batch_write, each file read transformed on the host). Shared by the
 // storage workloads that use them (preprocess, file_query).
 #pragma once
 #include <cstdint>
@@ -10,7 +11,7 @@
 
 namespace zng::workloads {
 
-enum class BatchCall : uint64_t { Open = 0, Data = 1, Create = 2 };
+enum class BatchCall : uint64_t { Open = 0, Data = 1, Create = 2, HostTransform = 3 };
 
 constexpr uint64_t batch_offset(BatchCall call, uint64_t first, uint64_t count) {
     return uint64_t{1} << 63 | first << 40 | count << 2 | static_cast<uint64_t>(call);
@@ -26,7 +27,8 @@ inline void batch_submit(WarpEmitter& we, uint64_t pc, BatchCall call, bool writ
                          uint64_t bytes, uint32_t tag, uint64_t dest) {
     constexpr uint32_t kCallCompute = 4;  // the call's arguments
     we.compute(kCallCompute);
-    we.io_submit_strided(pc, 1u, write, static_cast<uint32_t>(call == BatchCall::Data ? bytes : 4096), tag,
+    const bool data = call == BatchCall::Data || call == BatchCall::HostTransform;
+    we.io_submit_strided(pc, 1u, write, static_cast<uint32_t>(data ? bytes : 4096), tag,
                          batch_offset(call, first, count), 0, dest, 0);
 }
 

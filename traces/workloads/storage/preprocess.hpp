@@ -11,6 +11,12 @@
 // before the current one's transform, so that I/O and computation overlap (the seed:
 // "Both Host-Only and GeminiFS pipeline I/O and computation").
 //
+// host_transform=1 is the seed's Host-Only ("CPU preprocesses the dataset"): the same
+// calls, with batch_read and batch_write of kind HostTransform, so that the plane's host
+// cores transform each file as it arrives and write the outputs from host memory
+// (storage/gofs/basic_plane.hpp); the GPU does no transform work, one warp per CTA
+// issuing the calls in the same order. Only a plane with host threads (basic) takes them.
+//
 // The platform's file system must list 2 x dirs directories of files_per_dir files of
 // in_kib KiB (storage.control_plane.directories, files, file_size for gofs): input
 // directory d is /d<d>, its output /d<dirs + d>.
