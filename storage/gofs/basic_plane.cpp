@@ -56,7 +56,8 @@ BasicPlane::BasicPlane(const StoragePath& path, const BasicSettings& s)
       host_(path, s.host),
       locked_(path.sim, [this](Entry& e) { enter(e); }, "basic-inode-lock"),
       metadata_done_(path.sim, [this](uint32_t& c) { call_done(c); }, "basic-create"),
-      transformed_(path.sim, [this](uint32_t& c) { file_done(c); }, "basic-transform"),
+      transformed_(path.sim, [this](uint32_t& core) { transform_end(core); }, "basic-transform"),
+      transforming_(s.host.threads),
       opens_(path, s.host.threads, 1,
              [this](uint64_t offset, uint32_t thread, std::function<void()> done) {
                  read_into_host(offset, HostFileOpens::kBlockBytes, thread, std::move(done));
@@ -103,6 +104,34 @@ void BasicPlane::call_done(uint32_t call) {
 
 void BasicPlane::file_done(uint32_t call) {
     if (--calls_[call].left == 0) call_done(call);
+}
+
+void BasicPlane::transform(uint32_t core, uint32_t call) {
+    // System calls still queued on the core run first; they are in busy_on already.
+    const Tick now = p_.sim.now();
+    const Tick pending = p_.host.free_at(core) > now ? p_.host.free_at(core) - now : 0;
+    transforming_[core] = {true, call, p_.host.busy_on(core)};
+    ++transforms_;
+    transformed_.push(core, now + pending + s_.transform_cost);
+}
+
+void BasicPlane::transform_end(uint32_t core) {
+    Transform& t = transforming_[core];
+    // Commands given to the core since it last took stock preempted the transform.
+    const Tick calls = p_.host.busy_on(core);
+    if (calls > t.calls_seen) {
+        transformed_.push(core, p_.sim.now() + (calls - t.calls_seen));
+        t.calls_seen = calls;
+        return;
+    }
+    t.running = false;
+    const uint32_t call = t.call;
+    if (!to_transform_.empty()) {
+        const uint32_t next = to_transform_.front();
+        to_transform_.pop_front();
+        transform(core, next);
+    }
+    file_done(call);
 }
 
 void BasicPlane::submit_host_transform(const StorageIo& io, const StorageIoBatch& batch, StorageIoClient& client) {
@@ -219,10 +248,17 @@ void BasicPlane::io_done(uint64_t token) {
     if (is.call == kNoCall) {
         is.client->io_done(is.token);
     } else if (is.transform) {
-        const Tick now = p_.sim.now();
-        const uint32_t core = p_.host.first_free(s_.host.threads);
-        ++transforms_;
-        transformed_.push(is.call, p_.host.compute(core, now, s_.transform_cost));
+        // The idle core free first (lowest index on a tie); none idle: wait for one.
+        uint32_t core = s_.host.threads;
+        for (uint32_t c = 0; c < s_.host.threads; ++c)
+            if (!transforming_[c].running &&
+                (core == s_.host.threads || p_.host.free_at(c) < p_.host.free_at(core)))
+                core = c;
+        if (core == s_.host.threads) {
+            to_transform_.push_back(is.call);
+        } else {
+            transform(core, is.call);
+        }
     } else {
         file_done(is.call);
     }

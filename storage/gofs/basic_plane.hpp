@@ -26,14 +26,18 @@
 // pipeline I/O and computation") is the same host file system with the program's
 // computation on the host too: the trace's host-transform calls (file_offset.hpp). Such
 // a batch_read is a pread per file into host memory, no copy to the GPU; as each file
-// arrives, its transform (`transform_cost` of CPU time) runs on whichever of the
-// plane's threads' cores is free first, so that the reads of later files proceed
-// meanwhile and the call takes about the longer of its reads and its transforms, not
-// their sum. A core runs the work it was given in order (host_cpu.hpp), system calls
-// and transforms alike. A host-transform batch_write writes each file from host memory.
+// arrives, its transform (`transform_cost` of CPU time) runs on one of the plane's
+// threads' cores: the one not transforming whose system calls end first, or, when all
+// are transforming, the first to end, in arrival order. The system calls of the file
+// work (opens, creates, the next files' preads and pwrites) preempt a transform on their
+// core (a thread woken from I/O runs before a computing one) and lengthen it by their
+// CPU time, so that the reads of later files proceed while the cores compute and the
+// call takes about the longer of its reads and its transforms, not their sum. A
+// host-transform batch_write writes each file from host memory.
 // Keeping the transform in the plane (not in the trace's GPU compute) puts it on the
 // cores that also run the file system's calls, which is where Host-Only spends it.
 #pragma once
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -104,7 +108,16 @@ private:
     Tick lock_free_ = 0;  // the inode write lock's next free time
     TimedQueue<Entry> locked_;
     TimedQueue<uint32_t> metadata_done_;  // batched creates, at their end
-    TimedQueue<uint32_t> transformed_;    // a host-transform read's file, its transform done (call)
+    struct Transform {
+        bool running = false;
+        uint32_t call = 0;
+        Tick calls_seen = 0;  // the core's command time when the transform last took stock
+    };
+    void transform(uint32_t core, uint32_t call);
+    void transform_end(uint32_t core);
+    TimedQueue<uint32_t> transformed_;    // a core whose transform may have ended
+    std::vector<Transform> transforming_;  // per plane thread's core
+    std::deque<uint32_t> to_transform_;   // arrived files (their calls) waiting for a core
     uint64_t lock_waits_ = 0, transforms_ = 0;
     HostFileOpens opens_;  // F2FS: a node block per inode
 };

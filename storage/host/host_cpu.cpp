@@ -91,6 +91,7 @@ HostCpu::HostCpu(const HostCpuSettings& s) : s_(s), cost_(s.command_cost()), pol
         throw SimError("host CPU: " + std::to_string(s.cores) + " cores leave none to issue I/O beside " +
                        std::to_string(s.polling_threads) + " polling threads");
     free_at_.assign(s.cores - s.polling_threads, 0);
+    busy_on_.assign(free_at_.size(), 0);
 }
 
 Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands) {
@@ -113,22 +114,9 @@ Tick HostCpu::run_on(uint32_t core, Tick earliest, uint32_t commands, IoStack st
     const Tick work = command_cost(stack) * commands;
     free = std::max(free, earliest) + work;
     busy_ += work;
+    busy_on_[core] += work;
     commands_ += commands;
     return free;
-}
-
-Tick HostCpu::compute(uint32_t core, Tick earliest, Tick work) {
-    Tick& free = free_at_.at(core);
-    free = std::max(free, earliest) + work;
-    compute_ += work;
-    return free;
-}
-
-uint32_t HostCpu::first_free(uint32_t cores) const {
-    if (cores == 0 || cores > free_at_.size())
-        throw SimError("host CPU: a pool of " + std::to_string(cores) + " threads on " +
-                       std::to_string(free_at_.size()) + " issuing cores");
-    return static_cast<uint32_t>(std::min_element(free_at_.begin(), free_at_.begin() + cores) - free_at_.begin());
 }
 
 Tick HostCpu::run(Tick earliest, uint32_t commands) {

@@ -49,18 +49,16 @@ public:
     Tick run_on(uint32_t core, Tick earliest, uint32_t commands, IoStack stack);
     Tick run(Tick earliest, uint32_t commands, IoStack stack);
     Tick command_cost(IoStack stack) const;
-    // `work` of the host program's own computation (not an I/O command) on `core` from
-    // `earliest` on; returns when it is done. Not counted in busy_time().
-    Tick compute(uint32_t core, Tick earliest, Tick work);
-    // The core among the first `cores` issuing cores that is free first (lowest index on
-    // a tie): where a pool of that many threads runs its next piece of work.
-    uint32_t first_free(uint32_t cores) const;
+    // When `core` has done the commands given to it so far, and their summed work: what
+    // a host program computing on the core between commands (storage/gofs/basic_plane)
+    // needs to know of them.
+    Tick free_at(uint32_t core) const { return free_at_.at(core); }
+    Tick busy_on(uint32_t core) const { return busy_on_.at(core); }
     // A completion seen by a polling thread: the next pass of its loop after `at`
     // (passes at multiples of poll_interval, the loop started at time 0).
     Tick polled(Tick at) const;
 
-    Tick busy_time() const { return busy_; }  // on commands, summed over issuing cores
-    Tick compute_time() const { return compute_; }  // on compute(), summed over cores
+    Tick busy_time() const { return busy_; }  // summed over issuing cores
     uint64_t commands() const { return commands_; }
 
 private:
@@ -68,7 +66,8 @@ private:
     HostCpuSettings s_;
     Tick cost_;
     Tick poll_interval_;
-    Tick busy_ = 0, compute_ = 0;
+    std::vector<Tick> busy_on_;  // per issuing core
+    Tick busy_ = 0;
     uint64_t commands_ = 0;
 };
 

@@ -1,7 +1,6 @@
 // Host CPU cores: each command costs the I/O stack's CPU time on one issuing core.
 #include <gtest/gtest.h>
 
-#include "sim/core/errors.hpp"
 #include "storage/host/host_cpu.hpp"
 
 namespace zng::storage::test {
@@ -38,23 +37,18 @@ TEST(HostCpu, OneThreadSerialisesItsCommandsAndThePoolSpreadsThem) {
     EXPECT_EQ(c.commands(), 5u);
 }
 
-TEST(HostCpu, ComputeQueuesBehindACoresCommandsAndFirstFreeLooksAtThePoolOnly) {
+TEST(HostCpu, EachCoreKnowsWhenItsCommandsEndAndTheirSummedWork) {
     HostCpu c(cpu(4, 0, IoStack::Posix));  // 4 issuing cores, 6 us per command
-    c.run_on(0, 0);                         // core 0 free at 6 us
-    // 1 ms of work on core 0 from t = 0 starts after its command: 1.006 ms.
-    EXPECT_EQ(c.compute(0, 0, kMillisecond), kMillisecond + 6 * kMicrosecond);
-    // Of the first two cores, core 1 (free at 0) is free first; of the first one, core 0.
-    EXPECT_EQ(c.first_free(2), 1u);
-    EXPECT_EQ(c.first_free(1), 0u);
-    // Work given from a later time starts then: core 1, 2 ms + 0.5 ms.
-    EXPECT_EQ(c.compute(1, 2 * kMillisecond, kMillisecond / 2), 2 * kMillisecond + kMillisecond / 2);
-    EXPECT_EQ(c.first_free(2), 0u);  // 1.006 ms against 2.5 ms
-    EXPECT_EQ(c.first_free(4), 2u);  // cores 2 and 3 never used: the lowest index
-    // Computation is kept apart from the commands' busy time.
-    EXPECT_EQ(c.busy_time(), 6 * kMicrosecond);
-    EXPECT_EQ(c.compute_time(), kMillisecond + kMillisecond / 2);
-    EXPECT_THROW(c.first_free(5), SimError);
-    EXPECT_THROW(c.first_free(0), SimError);
+    c.run_on(0, 0);
+    c.run_on(0, 20 * kMicrosecond);         // core 0 idle from 6 to 20 us
+    c.run_on(2, 0, 3);
+    EXPECT_EQ(c.free_at(0), 26 * kMicrosecond);
+    EXPECT_EQ(c.busy_on(0), 12 * kMicrosecond);
+    EXPECT_EQ(c.free_at(1), 0u);
+    EXPECT_EQ(c.busy_on(1), 0u);
+    EXPECT_EQ(c.free_at(2), 18 * kMicrosecond);
+    EXPECT_EQ(c.busy_on(2), 18 * kMicrosecond);
+    EXPECT_EQ(c.busy_time(), 30 * kMicrosecond);
 }
 
 TEST(HostCpu, DefaultSpdkThreadDrivesTwoP5510sFullyAndFourAtThreeQuarters) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../storage_rig.hpp"
+#include "sim/core/timed_queue.hpp"
 #include "storage/gofs/basic_plane.hpp"
 #include "storage/gofs/file_offset.hpp"
 
@@ -151,7 +152,7 @@ TEST(GofsBasicPlane, HostTransformReadsAreBoundByTheCoresWhenTheTransformDominat
     EXPECT_EQ(done, 6 * kMicrosecond + lone_host_read() + 3 * link + 2 * kMillisecond);
     EXPECT_EQ(r.client.done[0].first, 3u);
     EXPECT_EQ(r.plane->transforms(), 8u);
-    EXPECT_EQ(r.cpu.compute_time(), 8 * kMillisecond);
+    EXPECT_EQ(r.cpu.busy_time(), 8 * 6 * kMicrosecond);  // the preads; transforms are not commands
     EXPECT_EQ(r.rig.ssd().bytes_read(), 8u * 4096u);
     // The data stays in host memory: nothing crosses the GPU's link.
     EXPECT_EQ(r.rig.pcie.gpu_link_down().busy_time(), 0u);
@@ -167,6 +168,29 @@ TEST(GofsBasicPlane, HostTransformsOverlapTheReadsOfLaterFiles) {
     EXPECT_GT(reads, 8 * 327'680 * kNanosecond);
     BasicRig r(100 * kMicrosecond);
     EXPECT_EQ(host_transform_read(r, 8, 1 << 20), reads + 100 * kMicrosecond);
+    EXPECT_EQ(r.plane->transforms(), 8u);
+}
+
+TEST(GofsBasicPlane, SystemCallsPreemptATransformAndLengthenIt) {
+    // 4 files of 4 KiB at t = 0 take the 4 cores from their arrival (file 3 at 6 us + a
+    // lone read + 3 x 1.28 us, as above) for 1 ms each. At 100 us 4 more files are read:
+    // their preads (6 us, threads 0-3 in turn) run at once on the transforming cores and
+    // their data arrives long before 1 ms, so the first transforms end 6 us late and the
+    // next four follow them at once: the first call is done at file 3's arrival + 1 ms +
+    // 6 us, the second 1 ms later. Had the preads waited for the transforms, the second
+    // call would also wait for the reads.
+    BasicRig r(kMillisecond);
+    StorageIo first{batch_io_offset(BatchCall::HostTransform, 0, 4), 0, 1, 4 * 4096, false};
+    StorageIo second{batch_io_offset(BatchCall::HostTransform, 4, 4), 0, 2, 4 * 4096, false};
+    TimedQueue<int> later(r.rig.sim, [&](int&) { r.plane->submit(StorageIoBatch{0, 0, 0, &second, 1}, r.client); },
+                          "test-later");
+    r.plane->submit(StorageIoBatch{0, 0, 0, &first, 1}, r.client);
+    later.push(0, 100 * kMicrosecond);
+    r.rig.sim.run();
+    ASSERT_EQ(r.client.done.size(), 2u);
+    const Tick file3 = 6 * kMicrosecond + lone_host_read() + 3 * 1'280 * kNanosecond;
+    EXPECT_EQ(r.client.done[0], std::make_pair(uint64_t{1}, file3 + kMillisecond + 6 * kMicrosecond));
+    EXPECT_EQ(r.client.done[1], std::make_pair(uint64_t{2}, file3 + 2 * kMillisecond + 6 * kMicrosecond));
     EXPECT_EQ(r.plane->transforms(), 8u);
 }
 
