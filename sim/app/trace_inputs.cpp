@@ -7,14 +7,17 @@
 #include <filesystem>
 #include <ostream>
 
+#include "traces/threaded_trace_source.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
 namespace zng::cli {
 
 std::unique_ptr<trace::TraceSource> open_trace_input(const std::string& path, const std::string& format) {
     if (format == "ztr") return trace::open_trace(path);
+    // An imported trace is parsed on a second core while the simulation runs.
     if (format == "accelsim" || format == "macsim")
-        return importers::open_foreign_trace(importers::parse_format(format), path);
+        return std::make_unique<trace::ThreadedTraceSource>(
+            importers::open_foreign_trace(importers::parse_format(format), path));
     throw UsageError("--format/--trace-format '" + format + "': expected ztr, accelsim or macsim");
 }
 
