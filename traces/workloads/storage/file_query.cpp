@@ -62,14 +62,7 @@ void fetch(WarpEmitter& we, const Query& q, uint64_t b, uint32_t c, uint32_t wi,
 void score(WarpEmitter& we, const Query& q, uint32_t c, uint32_t wi, uint32_t half) {
     const uint64_t blocks = q.share_bytes() / 4096;
     const uint64_t ops = q.share * q.ops_per_file;
-    const uint64_t mine = ops / kWarps + (wi < ops % kWarps ? 1 : 0);
-    const uint64_t my_blocks = blocks / kWarps + (wi < blocks % kWarps ? 1 : 0);
-    const uint64_t each = my_blocks ? mine / my_blocks : 0;
-    for (uint64_t k = wi; k < blocks; k += kWarps) {
-        we.compute(static_cast<uint32_t>(each));
-        we.load_strided(kLoadPc, kFullMask, q.buffer[half] + c * q.share_bytes() + k * 4096, 4, 4);
-    }
-    if (mine > each * my_blocks) we.compute(static_cast<uint32_t>(mine - each * my_blocks));
+    compute_on_blocks(we, wi, kWarps, ops, blocks, q.buffer[half] + c * q.share_bytes(), kLoadPc);
 }
 
 void generate_file_query(WorkloadContext& ctx) {

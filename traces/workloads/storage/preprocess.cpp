@@ -95,16 +95,9 @@ void generate_preprocess(WorkloadContext& ctx) {
                 }
                 if (!j.host) {
                     we.barrier(kBarrierPc);
-                    // The transform: warp wi reads 4 KiB blocks wi, wi + 8, ... (one
-                    // coalesced load each) and spends its share of the instructions.
-                    const uint64_t mine = ops / kWarps + (wi < ops % kWarps ? 1 : 0);
-                    const uint64_t my_blocks = blocks / kWarps + (wi < blocks % kWarps ? 1 : 0);
-                    const uint64_t each = my_blocks ? mine / my_blocks : 0;
-                    for (uint64_t b = wi; b < blocks; b += kWarps) {
-                        we.compute(static_cast<uint32_t>(each));
-                        we.load_strided(kLoadPc, kFullMask, j.in_buffer[half] + c * j.dir_in() + b * 4096, 4, 4);
-                    }
-                    if (mine > each * my_blocks) we.compute(static_cast<uint32_t>(mine - each * my_blocks));
+                    // The transform: warp wi reads 4 KiB blocks wi, wi + 8, ... and
+                    // spends its share of the instructions.
+                    compute_on_blocks(we, wi, kWarps, ops, blocks, j.in_buffer[half] + c * j.dir_in(), kLoadPc);
                     we.barrier(kBarrierPc);
                 }
                 if (wi == 0) {
