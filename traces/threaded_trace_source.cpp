@@ -11,6 +11,12 @@ size_t bytes_of(const CtaTrace& c) {
     for (const auto& w : c.warps) n += w.size();
     return n;
 }
+// What a CTA's buffers hold allocated, used or not.
+size_t capacity_of(const CtaTrace& c) {
+    size_t n = 0;
+    for (const auto& w : c.warps) n += w.capacity();
+    return n;
+}
 }  // namespace
 
 ThreadedTraceSource::ThreadedTraceSource(std::unique_ptr<TraceSource> inner, ThreadedSourceLimits limits)
@@ -60,6 +66,7 @@ CtaTrace ThreadedTraceSource::spare() {
     if (spares_.empty()) return {};
     CtaTrace c = std::move(spares_.back());
     spares_.pop_back();
+    spare_bytes_ -= capacity_of(c);
     return c;
 }
 
@@ -116,8 +123,12 @@ ThreadedTraceSource::Item ThreadedTraceSource::take() {
 
 void ThreadedTraceSource::recycle(CtaTrace&& cta) {
     std::lock_guard lock(mutex_);
-    // As many as could be in flight at once: enough to keep the worker from allocating.
-    if (spares_.size() < limits_.ctas_ahead) spares_.push_back(std::move(cta));
+    // As many as could be in flight at once, enough to keep the worker from allocating,
+    // and no more bytes than may be held ahead: a CTA beyond them is freed.
+    const size_t bytes = capacity_of(cta);
+    if (spares_.size() >= limits_.ctas_ahead || spare_bytes_ + bytes > limits_.bytes_ahead) return;
+    spare_bytes_ += bytes;
+    spares_.push_back(std::move(cta));
 }
 
 void ThreadedTraceSource::rethrow() { std::rethrow_exception(failed_); }

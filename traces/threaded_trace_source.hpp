@@ -72,6 +72,7 @@ private:
     std::condition_variable room_;   // the consumer took items (or left)
     std::deque<Item> queue_;
     std::vector<CtaTrace> spares_;   // CTAs the consumer is done with: their buffers go round again
+    size_t spare_bytes_ = 0;         // the spares' allocated bytes
     size_t ctas_held_ = 0, bytes_held_ = 0;
     bool worker_waits_ = false, reader_waits_ = false, stop_ = false;
 
