@@ -39,7 +39,11 @@ ComponentSchema MeshNetwork::schema() {
 MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNetworkLayout& layout, const Params& p)
     : OwnedClock(ClockDomain(name + ".clock", p[kClock])),
       Component(sim, name, own_clock),
-      events_(sim, [this](Ev& e) { on_event(e); }, "mesh"),
+      width_(static_cast<uint32_t>(p[kLinkWidth])),
+      header_(static_cast<uint32_t>(p[kHeaderBytes])),
+      max_payload_(static_cast<uint32_t>(p[kMaxPacket])),
+      router_latency_(p[kRouterLatency]),
+      events_(sim, own_clock, events_horizon(), [this](Ev& e) { on_event(e); }, "mesh"),
       messages_(stats().counter("messages", "messages delivered", "messages")),
       packets_(stats().counter("packets", "packets delivered", "packets")),
       flits_(stats().counter("flits", "flits delivered", "flits")),
@@ -55,10 +59,6 @@ MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNet
     if (static_cast<uint64_t>(rows_) * cols_ < packages)
         p.fail(kRows.key(), fmt::format("a {}x{} mesh has fewer routers than the {} packages", rows_, cols_, packages));
     routers_ = rows_ * cols_;
-    width_ = static_cast<uint32_t>(p[kLinkWidth]);
-    header_ = static_cast<uint32_t>(p[kHeaderBytes]);
-    max_payload_ = static_cast<uint32_t>(p[kMaxPacket]);
-    router_latency_ = p[kRouterLatency];
     uint32_t largest = packet_flits(max_payload_);
     buffer_flits_ = p[kBufferFlits];
     if (buffer_flits_ == 0) buffer_flits_ = 2 * largest;
@@ -89,6 +89,12 @@ MeshNetwork::MeshNetwork(Simulator& sim, const std::string& name, const FlashNet
 void MeshNetwork::attach(uint32_t endpoint, FlashEndpoint* e) { endpoints_.at(endpoint) = e; }
 
 uint32_t MeshNetwork::packet_flits(uint32_t payload) const { return (header_ + payload + width_ - 1) / width_; }
+
+Cycle MeshNetwork::events_horizon() const {
+    // A head waits router_latency_ cycles in a router; a port is busy, and a packet's
+    // tail follows its head, for at most the largest packet's flits.
+    return std::max<Cycle>(router_latency_, packet_flits(max_payload_));
+}
 
 uint32_t MeshNetwork::hops(uint32_t a, uint32_t b) const {
     uint32_t ra = router_of(a), rb = router_of(b);
@@ -151,8 +157,8 @@ void MeshNetwork::send(const FlashMessage& m) {
         pkts_[pk].flits = packet_flits(part);
         inject_wait_[m.src].push_back(pk);
     }
-    Tick edge = clock().next_edge(now());
-    if (edge == now()) {
+    const Cycle edge = now_cycle();
+    if (clock().cycle_to_tick(edge) == now()) {
         try_inject(m.src);
     } else if (!inject_wake_[m.src]) {
         inject_wake_[m.src] = 1;
@@ -164,7 +170,7 @@ void MeshNetwork::try_inject(uint32_t e) {
     auto& q = inject_wait_[e];
     while (!q.empty()) {
         uint32_t pk = q.front();
-        if (inject_busy_[e] > now()) {
+        if (inject_busy_[e] > now_cycle()) {
             if (!inject_wake_[e]) {
                 inject_wake_[e] = 1;
                 events_.push({EvKind::WakeInject, e, 0}, inject_busy_[e]);
@@ -174,7 +180,7 @@ void MeshNetwork::try_inject(uint32_t e) {
         uint32_t buf = inject_buffer(e);
         if (credits_[buf] < pkts_[pk].flits) return;  // woken by the credit's return
         q.pop_front();
-        inject_busy_[e] = clock().edge_after(now(), pkts_[pk].flits);
+        inject_busy_[e] = now_cycle() + pkts_[pk].flits;
         credits_[buf] -= pkts_[pk].flits;
         pkts_[pk].buffer = buf;
         pkts_[pk].router = endpoint_router_[e];
@@ -190,7 +196,7 @@ void MeshNetwork::arrive(uint32_t pk) {
         out_wait_[out].push_back(pk);
         try_output(out);
     } else {
-        events_.push({EvKind::Ready, pk, 0}, clock().edge_after(now(), router_latency_));
+        events_.push({EvKind::Ready, pk, 0}, now_cycle() + router_latency_);
     }
 }
 
@@ -199,7 +205,7 @@ void MeshNetwork::try_output(uint32_t out) {
     while (!q.empty()) {
         uint32_t pk = q.front();
         Packet& p = pkts_[pk];
-        if (out_busy_[out] > now()) {
+        if (out_busy_[out] > now_cycle()) {
             if (!out_wake_[out]) {
                 out_wake_[out] = 1;
                 events_.push({EvKind::WakeOutput, out, 0}, out_busy_[out]);
@@ -215,7 +221,7 @@ void MeshNetwork::try_output(uint32_t out) {
             if (credits_[next_buf] < p.flits) return;  // woken when that buffer returns credits
         }
         q.pop_front();
-        Tick tail = clock().edge_after(now(), p.flits);
+        const Cycle tail = now_cycle() + p.flits;
         out_busy_[out] = tail;
         // The tail leaves this router's input buffer when it has crossed the output.
         if (link) {

@@ -22,8 +22,8 @@
 #include "flash_model/network/flash_network.hpp"
 #include "flash_model/index_pool.hpp"
 #include "sim/core/component.hpp"
+#include "sim/core/cycle_calendar.hpp"
 #include "sim/core/ring_queue.hpp"
-#include "sim/core/timed_queue.hpp"
 
 namespace zng::flash {
 
@@ -77,10 +77,15 @@ private:
         uint32_t b;  // credit flits
     };
 
+    // The mesh acts only at its clock's edges (send waits for the next one), so the
+    // edge of the current tick is "now" in cycles.
+    Cycle now_cycle() const { return clock().remembered_edge_cycle(now()); }
     void on_event(Ev& e);
     void arrive(uint32_t pkt);
     void try_output(uint32_t out);
     void try_inject(uint32_t endpoint);
+    // The most cycles an event lies beyond the current edge.
+    Cycle events_horizon() const;
     uint32_t route(uint32_t router, uint32_t dst_router) const;
     uint32_t neighbor(uint32_t router, uint32_t dir) const;
     static uint32_t opposite(uint32_t dir) { return dir ^ 2u; }
@@ -97,20 +102,22 @@ private:
     std::vector<uint32_t> package_channel_;  // controller endpoint of each package
     std::vector<FlashEndpoint*> endpoints_;
 
-    // Outputs: 4 links per router, then one ejection port per endpoint.
-    std::vector<Tick> out_busy_;
+    // Outputs: 4 links per router, then one ejection port per endpoint. Busy until the
+    // edge of that cycle.
+    std::vector<Cycle> out_busy_;
     std::vector<RingQueue<uint32_t>> out_wait_;
     std::vector<uint8_t> out_wake_;
     // Input buffers: 4 per router (by the side a packet enters), then one injection
     // buffer per endpoint.
     std::vector<uint32_t> credits_;
     std::vector<RingQueue<uint32_t>> inject_wait_;
-    std::vector<Tick> inject_busy_;
+    std::vector<Cycle> inject_busy_;
     std::vector<uint8_t> inject_wake_;
 
     IndexPool<Packet> pkts_;
     IndexPool<Message> msgs_;
-    TimedQueue<Ev> events_;
+    // Every item is at most one packet or one router latency ahead (events_horizon).
+    CycleCalendar<Ev> events_;
 
     Counter& messages_;
     Counter& packets_;
