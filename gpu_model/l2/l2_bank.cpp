@@ -350,8 +350,13 @@ void L2Bank::install_unit_line(const UnitLine& ul) {
         way = static_cast<uint32_t>(found);
         array_read();
     }
-    for (const auto& [line, r] : uf.waiters)
-        if (line == ul.line) answer(tags_.at(set, way), marks_.at(set, way), r);
+    // Most lines of a unit are prefetched with no request waiting: the per-line count
+    // spares them the walk over the unit's waiters, and the walk stops at the last one.
+    for (uint32_t left = uf.per_line[ul.line - uf.first_line], i = 0; left > 0; ++i)
+        if (uf.waiters[i].first == ul.line) {
+            answer(tags_.at(set, way), marks_.at(set, way), uf.waiters[i].second);
+            --left;
+        }
     l2_.unit_line_done(ul.unit, ul.line);
     unstall();
 }
