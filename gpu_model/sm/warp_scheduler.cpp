@@ -1,5 +1,7 @@
 #include "gpu_model/sm/warp_scheduler.hpp"
 
+#include <algorithm>
+
 namespace zng::gpu {
 
 WarpSchedulerSlot& warp_scheduler_slot() {
@@ -7,16 +9,24 @@ WarpSchedulerSlot& warp_scheduler_slot() {
     return slot;
 }
 
-GtoScheduler::GtoScheduler(uint32_t max_warps) : age_(new uint64_t[max_warps]()) {}
+GtoScheduler::GtoScheduler(uint32_t max_warps) { by_age_.reserve(max_warps); }
 
-void GtoScheduler::warp_started(uint32_t slot, uint64_t age) { age_[slot] = age; }
+void GtoScheduler::warp_started(uint32_t slot, uint64_t age) {
+    // The slot's previous warp (if any) leaves the order; the new one enters at its age,
+    // ties broken by slot as the candidates' order did.
+    std::erase_if(by_age_, [slot](const Aged& a) { return a.slot == slot; });
+    const Aged entry{age, slot};
+    const auto at = std::upper_bound(by_age_.begin(), by_age_.end(), entry, [](const Aged& x, const Aged& y) {
+        return x.age != y.age ? x.age < y.age : x.slot < y.slot;
+    });
+    by_age_.insert(at, entry);
+}
 
 uint32_t GtoScheduler::pick(const WarpMask& candidates) {
     if (last_ != WarpMask::kNone && candidates.test(last_)) return last_;
-    uint32_t best = WarpMask::kNone;
-    for (uint32_t i = candidates.next(0); i != WarpMask::kNone; i = candidates.next(i + 1))
-        if (best == WarpMask::kNone || age_[i] < age_[best]) best = i;
-    return best;
+    for (const Aged& a : by_age_)
+        if (candidates.test(a.slot)) return a.slot;
+    return WarpMask::kNone;
 }
 
 uint32_t LrrScheduler::pick(const WarpMask& candidates) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "gpu_model/common/warp_mask.hpp"
 #include "sim/config/registry.hpp"
@@ -30,6 +31,8 @@ WarpSchedulerSlot& warp_scheduler_slot();
 
 // Greedy-then-oldest: keep issuing the last warp while it can issue, else the oldest
 // ready warp (Rogers et al., MICRO'12; GPGPU-Sim's "gto").
+// The slots are kept oldest first, so a pick walks them only up to the oldest
+// candidate, where a walk over the candidates compared every one's age.
 class GtoScheduler final : public WarpScheduler {
 public:
     explicit GtoScheduler(uint32_t max_warps);
@@ -38,7 +41,11 @@ public:
     void issued(uint32_t slot) override { last_ = slot; }
 
 private:
-    std::unique_ptr<uint64_t[]> age_;
+    struct Aged {
+        uint64_t age;
+        uint32_t slot;
+    };
+    std::vector<Aged> by_age_;  // every slot that started a warp, by (age, slot)
     uint32_t last_ = WarpMask::kNone;
 };
 
