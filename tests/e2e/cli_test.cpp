@@ -80,6 +80,19 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(zngsim("trace --help").code, 0);
 }
 
+TEST(Cli, VersionNamesTheCommitTheSourcesAreAt) {
+    // The commit is read at every build, not when CMake last configured: stats.json
+    // records it as the results' provenance.
+    if (!fs::exists(fs::path(ZNG_SOURCE_DIR) / ".git")) GTEST_SKIP() << "sources outside a git checkout";
+    FILE* p = popen(("git -C " + std::string(ZNG_SOURCE_DIR) + " rev-parse --short HEAD 2>/dev/null").c_str(), "r");
+    std::array<char, 64> buf{};
+    const size_t n = fread(buf.data(), 1, buf.size() - 1, p);
+    if (pclose(p) != 0 || n == 0) GTEST_SKIP() << "git is not available";
+    std::string head(buf.data(), n);
+    head.erase(head.find_last_not_of("\n") + 1);
+    EXPECT_NE(zngsim("--version").output.find("+" + head), std::string::npos) << "HEAD is " << head;
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
     EXPECT_EQ(zngsim("").code, 2);
     EXPECT_EQ(zngsim("frobnicate").code, 2);
