@@ -33,6 +33,12 @@ public:
             x = w_[word];
         }
     }
+    // Calls f(i) for every member i, in increasing order.
+    template <class F>
+    void for_each(F&& f) const {
+        for (uint32_t k = 0; k < kWords; ++k)
+            for (uint64_t x = w_[k]; x; x &= x - 1) f((k << 6) + static_cast<uint32_t>(std::countr_zero(x)));
+    }
     // First member at or after `from`, wrapping around; kNone when empty.
     uint32_t next_wrapping(uint32_t from) const {
         uint32_t i = next(from);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/errors.hpp"
+
 namespace zng::gpu {
 
 WarpSchedulerSlot& warp_scheduler_slot() {
@@ -9,24 +11,20 @@ WarpSchedulerSlot& warp_scheduler_slot() {
     return slot;
 }
 
-GtoScheduler::GtoScheduler(uint32_t max_warps) { by_age_.reserve(max_warps); }
+GtoScheduler::GtoScheduler(uint32_t max_warps) : key_(max_warps, 0) {}
 
 void GtoScheduler::warp_started(uint32_t slot, uint64_t age) {
-    // The slot's previous warp (if any) leaves the order; the new one enters at its age,
-    // ties broken by slot as the candidates' order did.
-    std::erase_if(by_age_, [slot](const Aged& a) { return a.slot == slot; });
-    const Aged entry{age, slot};
-    const auto at = std::upper_bound(by_age_.begin(), by_age_.end(), entry, [](const Aged& x, const Aged& y) {
-        return x.age != y.age ? x.age < y.age : x.slot < y.slot;
-    });
-    by_age_.insert(at, entry);
+    if (age > (~uint64_t{0} >> kSlotBits) - 1) throw SimError("GTO scheduler: warp age beyond its key's range");
+    key_[slot] = age << kSlotBits | slot;
 }
 
 uint32_t GtoScheduler::pick(const WarpMask& candidates) {
     if (last_ != WarpMask::kNone && candidates.test(last_)) return last_;
-    for (const Aged& a : by_age_)
-        if (candidates.test(a.slot)) return a.slot;
-    return WarpMask::kNone;
+    // The smallest key, taken without branches over the mask's words: comparing ages
+    // one by one mispredicted on most candidates.
+    uint64_t best = ~uint64_t{0};
+    candidates.for_each([&](uint32_t i) { best = std::min(best, key_[i]); });
+    return best == ~uint64_t{0} ? WarpMask::kNone : static_cast<uint32_t>(best & kSlotMask);
 }
 
 uint32_t LrrScheduler::pick(const WarpMask& candidates) {

@@ -31,8 +31,6 @@ WarpSchedulerSlot& warp_scheduler_slot();
 
 // Greedy-then-oldest: keep issuing the last warp while it can issue, else the oldest
 // ready warp (Rogers et al., MICRO'12; GPGPU-Sim's "gto").
-// The slots are kept oldest first, so a pick walks them only up to the oldest
-// candidate, where a walk over the candidates compared every one's age.
 class GtoScheduler final : public WarpScheduler {
 public:
     explicit GtoScheduler(uint32_t max_warps);
@@ -41,11 +39,12 @@ public:
     void issued(uint32_t slot) override { last_ = slot; }
 
 private:
-    struct Aged {
-        uint64_t age;
-        uint32_t slot;
-    };
-    std::vector<Aged> by_age_;  // every slot that started a warp, by (age, slot)
+    // A warp's key is its age above its slot number: the smallest key is the oldest warp,
+    // the lower slot among equal ages.
+    static constexpr uint32_t kSlotBits = 8;
+    static constexpr uint64_t kSlotMask = (uint64_t{1} << kSlotBits) - 1;
+    static_assert(WarpMask::kMaxWarps <= kSlotMask + 1);
+    std::vector<uint64_t> key_;  // per slot
     uint32_t last_ = WarpMask::kNone;
 };
 
