@@ -45,7 +45,6 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
                        std::to_string(trace::kLocalRegionBytes >> 30) + " GiB local region");
     for (uint32_t i = 0; i < cfg.schedulers; ++i) schedulers_.push_back(make_scheduler());
     for (uint32_t s = 0; s < cfg.max_warps; ++s) free_warps_.set(s);
-    sleepers_.reserve(cfg.max_warps);
 }
 
 // ---- CTA dispatch -----------------------------------------------------------------
@@ -154,8 +153,7 @@ void StreamingMultiprocessor::next_record(Warp& w, uint32_t slot) {
 
 void StreamingMultiprocessor::sleep(uint32_t slot, Cycle until) {
     warps_[slot].state = WarpState::Sleeping;
-    sleepers_.emplace_back(until, slot);
-    std::push_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
+    sleepers_.add(until, slot);
 }
 
 void StreamingMultiprocessor::make_ready(uint32_t slot) {
@@ -182,13 +180,10 @@ void StreamingMultiprocessor::tick() {
     assert(clock().cycle_to_tick(cycle) == now());
     last_cycle_ = cycle;
     ticked_ = true;
-    while (!sleepers_.empty() && sleepers_.front().first <= cycle) {
-        uint32_t slot = sleepers_.front().second;
-        std::pop_heap(sleepers_.begin(), sleepers_.end(), std::greater<>());
-        sleepers_.pop_back();
+    sleepers_.wake_due(cycle, [this](uint32_t slot) {
         warps_[slot].state = WarpState::Ready;
         ready_[slot % cfg_.schedulers].set(slot);
-    }
+    });
     bool any_ready = false;
     for (uint32_t k = 0; k < cfg_.schedulers; ++k) {
         // A scheduler without a ready warp has nothing to pick or park (most ticks only
@@ -218,7 +213,7 @@ void StreamingMultiprocessor::tick() {
     if (any_ready || (!ldst_.empty() && !ldst_blocked_)) {
         schedule_tick(cycle + 1);
     } else if (!sleepers_.empty()) {
-        schedule_tick(sleepers_.front().first);
+        schedule_tick(sleepers_.earliest());
     }
 }
 

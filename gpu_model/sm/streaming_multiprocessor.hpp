@@ -29,6 +29,7 @@
 #include "gpu_model/sm/coalescer.hpp"
 #include "gpu_model/sm/local_memory.hpp"
 #include "gpu_model/sm/sm_config.hpp"
+#include "gpu_model/sm/wake_queue.hpp"
 #include "gpu_model/sm/warp_storage_io.hpp"
 #include "gpu_model/sm/warp_scheduler.hpp"
 #include "gpu_model/tlb/l1_tlb.hpp"
@@ -148,7 +149,7 @@ private:
     uint32_t used_registers_ = 0;
     uint32_t used_shared_ = 0;
     uint64_t next_age_ = 0;
-    std::vector<std::pair<Cycle, uint32_t>> sleepers_;  // min-heap of (wake cycle, slot)
+    WakeQueue sleepers_;
     RingQueue<MemRequest*> ldst_;
     bool ldst_blocked_ = false;      // TLB refused the head
     RingQueue<MemRequest*> l1_wait_;  // translated, refused by the L1
