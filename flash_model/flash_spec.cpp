@@ -92,6 +92,16 @@ const Param<Bool> kWriteStaging{
     "004 III-A: \"for each write request, the application writes the data to the NLS and adds a data migration task "
     "to the pool; the library then executes the data migration tasks from the pool one by one\"); false: dirty "
     "pages are programmed when evicted or above dirty_watermark"};
+const auto kRegisterPrograms = Param<Choice>(
+    "register_programs", "on_eviction",
+    "when a written register is programmed. on_eviction: the registers are a write cache, a dirty page is programmed "
+    "when a miss needs its register (or above dirty_watermark, or queued by write_staging); pipeline: the registers "
+    "are each plane's NAND page and cache registers (ONFI PROGRAM PAGE CACHE), every page a store turns dirty is "
+    "queued and programmed as soon as its plane may, in the order of first stores, the stores that reach it while it "
+    "waits merging into it (ONFI random data input before the program confirm); the register the last store went to "
+    "is programmed too. Paper I: Z-NAND's \"internal cache registers\"; V-B: ZnG-base and ZnG-rdopt \"can be "
+    "blocked by a few small write requests, as Z-NAND's write latency is 33x longer than its read latency\"")
+                                   .choices({"on_eviction", "pipeline"});
 const auto kEndurance =
     Param<UInt32>("endurance", "100000", "P/E cycles after which a block counts as worn out").range(1, 1e9);
 const Param<Section> kThrashingChecker{
@@ -112,7 +122,7 @@ const ComponentSchema& flash_section_schema() {
                    kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
                    kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
                    kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
-                   kReadsKeepPages,    kDirtyWatermark,       kWriteStaging,            kEndurance,
+                   kReadsKeepPages,    kDirtyWatermark,       kWriteStaging,            kRegisterPrograms,        kEndurance,
                    kThrashingChecker},
         .ports = {},
     }};
@@ -157,6 +167,7 @@ FlashSpec parse_flash_section(const ConfigNode* section, const std::string& path
     s.write_miss_sense = p[kWriteMissSense];
     s.dirty_watermark = p[kDirtyWatermark];
     s.write_staging = p[kWriteStaging];
+    s.program_pipeline = p[kRegisterPrograms] == "pipeline";
     s.reads_take_dirty_registers = p[kReadsTakeDirtyRegisters];
     s.reads_keep_pages = p[kReadsKeepPages];
     s.cache_program = p[kCacheProgram];

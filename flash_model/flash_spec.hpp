@@ -47,6 +47,10 @@ struct FlashSpec {
     bool reads_keep_pages = true;  // a read miss keeps its page in an empty or clean register (else the page buffer)
     double dirty_watermark = 1.0;        // dirty fraction of a register group above which programs start early
     bool write_staging = false;  // a page is queued for a background program at its first store, programmed FIFO
+    // Registers are each plane's program pipeline (page register + cache register): a page
+    // is programmed as soon as its plane may, stores merging only while it waits.
+    bool program_pipeline = false;
+    bool stages_writes() const { return write_staging || program_pipeline; }
     uint32_t endurance = 100'000;        // P/E cycles before a block counts as worn out
     const ConfigNode* register_replacement = nullptr;   // `type:` lru | fifo | random
     const ConfigNode* register_interconnect = nullptr;  // `type:` fcnet | nif | swnet

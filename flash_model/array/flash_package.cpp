@@ -33,7 +33,9 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
       free_ports_(shared.spec.io_ports_per_package),
       staged_generation_(regs_.size(), 0),
-      staged_program_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die(),
+      staged_program_(shared.spec.program_pipeline
+                          ? shared.spec.geometry.planes_per_package()
+                          : shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die(),
                       kNoStagedProgram),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
     // A dirty page whose log group is being merged, or whose log block is full, cannot
@@ -234,7 +236,7 @@ void FlashPackage::maybe_flush(uint32_t plane) {
         ++*sh_.c.background_programs;
         start_evict(static_cast<uint32_t>(r));
     }
-    if (sh_.spec.write_staging) drain_staged();
+    if (sh_.spec.stages_writes()) drain_staged();
 }
 
 void FlashPackage::stage(uint32_t reg) {
@@ -264,8 +266,9 @@ void FlashPackage::drain_staged() {
             // readable in their registers until their turn; a page that may not be
             // programmed now (the register taking the stores, held by a merge, or
             // busy) keeps its place and the next one goes.
-            const uint32_t die = die_of(FlashRegisterFile::tag_plane(regs_[s.reg].tag));
-            if (staged_program_[die] != kNoStagedProgram || !regs_.background_programmable(s.reg)) {
+            const uint32_t lane = staging_lane(FlashRegisterFile::tag_plane(regs_[s.reg].tag));
+            if (staged_program_[lane] != kNoStagedProgram ||
+                !regs_.background_programmable(s.reg, sh_.spec.program_pipeline)) {
                 ++i;
                 continue;
             }
@@ -287,7 +290,7 @@ void FlashPackage::start_evict(uint32_t reg, bool staged) {
     FlashTxn& e = sh_.txns[id];
     e.kind = TxnKind::Evict;
     e.plane = FlashRegisterFile::tag_plane(g.tag);
-    if (staged) staged_program_[die_of(e.plane)] = id;
+    if (staged) staged_program_[staging_lane(e.plane)] = id;
     e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
     e.reg = static_cast<int32_t>(reg);
     e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
@@ -529,7 +532,7 @@ void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].byt
 
 void FlashPackage::finish_evict(uint32_t id) {
     const int32_t reg = sh_.txns[id].reg;
-    uint32_t& staged = staged_program_[die_of(sh_.txns[id].plane)];
+    uint32_t& staged = staged_program_[staging_lane(sh_.txns[id].plane)];
     const bool staged_done = staged == id;
     if (staged_done) staged = kNoStagedProgram;
     sh_.txns.release(id);
@@ -623,7 +626,7 @@ void FlashPackage::port_done(uint32_t id) {
             regs_[reg].chunks |= t.chunks;
             regs_.set_dirty(reg, true);
             regs_.note_written(reg);
-            if (first_store && sh_.spec.write_staging) stage(reg);
+            if (first_store && sh_.spec.stages_writes()) stage(reg);
             regs_.set_busy(reg, false);
             sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr), 0);
             const uint32_t plane = t.plane;

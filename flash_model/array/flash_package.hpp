@@ -25,7 +25,11 @@
 //    With write_staging, the store that turns a register dirty also queues its page,
 //    and each die programs the queued pages in the background one at a time, in the
 //    order of their first store, with the same exclusions (seed 004's staging: writes
-//    return from the fast tier, migration tasks drain first in, first out behind them);
+//    return from the fast tier, migration tasks drain first in, first out behind them).
+//    With register_programs: pipeline the registers are each plane's page and cache
+//    registers: every page turned dirty is queued the same way and each plane programs
+//    its queued pages as soon as it may, the page the last store went to included, so
+//    stores merge only while their page waits for its program;
 //  - firmware read / program / erase: exact addresses, through the plane's page buffer.
 // Array operations of a plane run one at a time; planes of a die overlap when
 // multi_plane allows (operations of one kind only), else the die runs one at a time.
@@ -118,6 +122,10 @@ private:
     // Starts the background program of the oldest queued page each idle die may take.
     void drain_staged();
     uint32_t die_of(uint32_t plane) const { return plane / sh_.spec.geometry.planes_per_die(); }
+    // Queued pages are programmed one at a time per die under write_staging, per plane
+    // in a program pipeline (each plane's register pair is its own; planes of a die
+    // program together where multi_plane allows).
+    uint32_t staging_lane(uint32_t plane) const { return sh_.spec.program_pipeline ? plane : die_of(plane); }
     void continue_evict(uint32_t txn);
     void maybe_flush(uint32_t plane);
     bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
@@ -167,7 +175,7 @@ private:
     RingQueue<StagedPage> staged_;
     std::vector<uint32_t> staged_generation_;  // by register
     static constexpr uint32_t kNoStagedProgram = UINT32_MAX;
-    std::vector<uint32_t> staged_program_;  // by die: the eviction programming its queued page
+    std::vector<uint32_t> staged_program_;  // by staging lane: the eviction programming its queued page
     bool draining_ = false, drain_again_ = false;
     // Evictions waiting for a full log block to be merged, by (plane, log block).
     std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;

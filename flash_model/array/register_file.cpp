@@ -117,9 +117,9 @@ int FlashRegisterFile::dirty_victim(uint32_t plane) {
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
-bool FlashRegisterFile::background_programmable(uint32_t r) const {
+bool FlashRegisterFile::background_programmable(uint32_t r, bool open_too) const {
     return (state_[r] & (kValid | kDirty | kBusy | kProgramming)) == (kValid | kDirty) &&
-           r != open_register(regs_[r].home_plane) && !program_held(r);
+           (open_too || r != open_register(regs_[r].home_plane)) && !program_held(r);
 }
 
 void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {

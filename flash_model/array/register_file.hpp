@@ -74,9 +74,10 @@ public:
     // be arriving, and programming it now would cost a program per store.
     int dirty_victim(uint32_t plane);
     // Whether register r may be programmed in the background now: valid, dirty, idle,
-    // not being programmed, not the register its group's last write went to, and its
-    // program not held by a merge (the candidates of dirty_victim).
-    bool background_programmable(uint32_t r) const;
+    // not being programmed, not the register its group's last write went to (unless
+    // `open_too`: a program pipeline programs the page stores are going to as well), and
+    // its program not held by a merge (the candidates of dirty_victim).
+    bool background_programmable(uint32_t r, bool open_too = false) const;
     // A demand write's data has entered register r.
     void note_written(uint32_t r);
     // Says whether a program of the page `tag` would be held now (its block's log group

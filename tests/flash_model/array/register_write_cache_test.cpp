@@ -335,6 +335,51 @@ TEST(RegisterWriteStaging, QueuedPagesAreProgrammedInTheOrderOfTheirFirstStore) 
     EXPECT_EQ(rig.zng().backbone().package(1).registers().dirty_count(), 1u);
 }
 
+// register_programs: pipeline (zng-base's two registers per plane as the NAND's page and
+// cache registers). Plane 0's block 1 holds data, so each program of a one-store page
+// first senses the old copy: tR + tPROG = 103 us. Stores to A and B issued together: A's
+// data is in after 4 decode + 19 command + 23 port = 46 cycles and A is programmed at
+// once (the page the last store went to included: on_eviction would program nothing);
+// B's data goes in during A's program and B waits. 20 us later a second store to B
+// merges into B's waiting register, and a second store to A, whose program has started,
+// makes A dirty again and queues it behind B. The plane programs A, B, A back to back.
+// A's register kept the whole page its first program merged, so A's second program
+// senses nothing: idle 46 cycles + 103 + 103 + 100 us after the first stores, three
+// programs and two merge senses for four stores.
+TEST(RegisterProgramPipeline, PagesAreProgrammedAtOnceAndStoresMergeOnlyWhileTheirPageWaits) {
+    for (bool pipeline : {false, true}) {
+        SCOPED_TRACE(pipeline ? "pipeline" : "on_eviction");
+        Rig rig(small_platform(std::string("  register_programs: ") + (pipeline ? "pipeline" : "on_eviction") + "\n",
+                               kMesh1x2));
+        Requester req(rig);
+        Plane0 pl{rig, req};
+        const Tick start = rig.sim.now();
+        req.issue(pl.page(0), 128, MemOp::Write);
+        req.issue(pl.page(1), 128, MemOp::Write);
+        testing::Probe again(rig.sim, start + 20 * kMicrosecond, [&] {
+            EXPECT_EQ(stat(rig, "programs"), pipeline ? 1.0 : 0.0);
+            req.issue(pl.page(1) + 128, 128, MemOp::Write);
+            req.issue(pl.page(0) + 128, 128, MemOp::Write);
+        });
+        rig.sim.run();
+        EXPECT_EQ(stat(rig, "programs"), pipeline ? 3.0 : 0.0);
+        EXPECT_EQ(stat(rig, "merge_senses"), pipeline ? 2.0 : 0.0);
+        if (pipeline) EXPECT_EQ(rig.sim.now() - start, 46 * kCycle + (103 + 103 + 100) * kMicrosecond);
+        EXPECT_EQ(rig.zng().backbone().package(1).registers().dirty_count(), pipeline ? 0u : 2u);
+        EXPECT_EQ(rig.backend->in_flight(), 0u);
+    }
+}
+
+// A bad value names the key.
+TEST(RegisterProgramPipeline, ABadValueIsAConfigErrorNamingTheKey) {
+    try {
+        Rig rig(small_platform("  register_programs: eager\n", kMesh1x2));
+        FAIL() << "accepted register_programs: eager";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("register_programs"), std::string::npos) << e.what();
+    }
+}
+
 // A bad value names the key.
 TEST(RegisterWriteStaging, ABadValueIsAConfigErrorNamingTheKey) {
     try {
