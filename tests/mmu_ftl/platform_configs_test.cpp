@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "flash_model/register.hpp"
 #include "flash_model/controller/zng_flash_backend.hpp"
@@ -63,12 +66,27 @@ TEST(PlatformConfigs, ZngBaseIsFlashControllersMeshAndTheMmuFtl) {
     EXPECT_EQ(flash->backbone().spec().registers_per_plane, 2u);
     EXPECT_EQ(p.at("flash.register_grouping"), "plane");
     EXPECT_FALSE(flash->backbone().spec().reads_keep_pages);  // III-C: registers are the write buffer
+    // I, V-B: without IV-C the registers are each plane's program pipeline, not a cache.
+    EXPECT_TRUE(flash->backbone().spec().program_pipeline);
     EXPECT_EQ(p.root.find_path("flash.thrashing_checker"), nullptr);  // off
     EXPECT_EQ(p.at("gpu.l2.size"), "6MiB");
     EXPECT_EQ(p.at("gpu.l2.technology"), "sram");
     EXPECT_EQ(p.at("gpu.l2.policy.type"), "none");  // no prefetch, no pinning
     // 16 x 64 planes x 1024 blocks x 384 pages x 4 KiB.
     EXPECT_EQ(flash->capacity_bytes(), uint64_t{16} * 64 * 1024 * 384 * 4096);
+}
+
+// IV-C's write optimisation makes the registers a write cache again; zng-rdopt, which
+// adds only the read optimisation, keeps zng-base's pipeline.
+TEST(PlatformConfigs, OnlyTheWriteOptimisationMakesTheRegistersACache) {
+    for (const auto& [config, pipeline] : std::vector<std::pair<std::string, bool>>{
+             {"zng-base", true}, {"zng-rdopt", true}, {"zng-wropt", false}, {"zng", false}}) {
+        SCOPED_TRACE(config);
+        PlatformParts p(config);
+        auto* flash = dynamic_cast<flash::ZngFlashBackend*>(p.memory.get());
+        ASSERT_NE(flash, nullptr);
+        EXPECT_EQ(flash->backbone().spec().program_pipeline, pipeline);
+    }
 }
 
 TEST(PlatformConfigs, ZngMeshLinksCarryTheirPackagesIoPorts) {
