@@ -370,23 +370,16 @@ TEST(RegisterProgramPipeline, PagesAreProgrammedAtOnceAndStoresMergeOnlyWhileThe
     }
 }
 
-// A bad value names the key.
-TEST(RegisterProgramPipeline, ABadValueIsAConfigErrorNamingTheKey) {
-    try {
-        Rig rig(small_platform("  register_programs: eager\n", kMesh1x2));
-        FAIL() << "accepted register_programs: eager";
-    } catch (const std::exception& e) {
-        EXPECT_NE(std::string(e.what()).find("register_programs"), std::string::npos) << e.what();
-    }
-}
-
-// A bad value names the key.
-TEST(RegisterWriteStaging, ABadValueIsAConfigErrorNamingTheKey) {
-    try {
-        Rig rig(small_platform("  write_staging: maybe\n", kMesh1x2));
-        FAIL() << "accepted write_staging: maybe";
-    } catch (const std::exception& e) {
-        EXPECT_NE(std::string(e.what()).find("write_staging"), std::string::npos) << e.what();
+// A bad value of either write-path key is a config error naming the key.
+TEST(RegisterWritePath, ABadValueIsAConfigErrorNamingTheKey) {
+    for (const std::string key : {"write_staging", "register_programs"}) {
+        SCOPED_TRACE(key);
+        try {
+            Rig rig(small_platform("  " + key + ": maybe\n", kMesh1x2));
+            FAIL() << "accepted " << key << ": maybe";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+        }
     }
 }
 
