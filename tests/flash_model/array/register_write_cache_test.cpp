@@ -364,7 +364,9 @@ TEST(RegisterProgramPipeline, PagesAreProgrammedAtOnceAndStoresMergeOnlyWhileThe
         rig.sim.run();
         EXPECT_EQ(stat(rig, "programs"), pipeline ? 3.0 : 0.0);
         EXPECT_EQ(stat(rig, "merge_senses"), pipeline ? 2.0 : 0.0);
-        if (pipeline) EXPECT_EQ(rig.sim.now() - start, 46 * kCycle + (103 + 103 + 100) * kMicrosecond);
+        if (pipeline) {
+            EXPECT_EQ(rig.sim.now() - start, 46 * kCycle + (103 + 103 + 100) * kMicrosecond);
+        }
         EXPECT_EQ(rig.zng().backbone().package(1).registers().dirty_count(), pipeline ? 0u : 2u);
         EXPECT_EQ(rig.backend->in_flight(), 0u);
     }
