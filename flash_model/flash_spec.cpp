@@ -122,8 +122,8 @@ const ComponentSchema& flash_section_schema() {
                    kIoPortWidth,       kCommandCycles,        kIoPortsPerPackage,       kRegistersPerPlane,
                    kRegisterGrouping,  kRegisterReplacement,  kRegisterInterconnect,    kDecoderSearch,
                    kMultiPlane,        kWriteMissSense,       kCacheProgram,            kReadsTakeDirtyRegisters,
-                   kReadsKeepPages,    kDirtyWatermark,       kWriteStaging,            kRegisterPrograms,        kEndurance,
-                   kThrashingChecker},
+                   kReadsKeepPages,    kDirtyWatermark,       kWriteStaging,            kRegisterPrograms,
+                   kEndurance,         kThrashingChecker},
         .ports = {},
     }};
     return s.schema;

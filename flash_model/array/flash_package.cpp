@@ -262,10 +262,11 @@ void FlashPackage::drain_staged() {
                 staged_.erase_at(i);  // programmed already (evicted by a miss): nothing left to migrate
                 continue;
             }
-            // One queued page in programming per die, so that the pages after it stay
-            // readable in their registers until their turn; a page that may not be
-            // programmed now (the register taking the stores, held by a merge, or
-            // busy) keeps its place and the next one goes.
+            // One queued page in programming per staging lane (die, or plane in a
+            // pipeline), so that the pages after it stay readable in their registers
+            // until their turn; a page that may not be programmed now (the register
+            // taking the stores, unless in a pipeline; held by a merge; or busy) keeps
+            // its place and the next one goes.
             const uint32_t lane = staging_lane(FlashRegisterFile::tag_plane(regs_[s.reg].tag));
             if (staged_program_[lane] != kNoStagedProgram ||
                 !regs_.background_programmable(s.reg, sh_.spec.program_pipeline)) {

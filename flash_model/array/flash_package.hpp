@@ -119,7 +119,8 @@ private:
     // write_staging: queues register reg's page, just turned dirty, for a background
     // program (started by maybe_flush, which follows every store).
     void stage(uint32_t reg);
-    // Starts the background program of the oldest queued page each idle die may take.
+    // Starts the background program of the oldest queued page each idle staging lane
+    // (die, or plane in a pipeline) may take.
     void drain_staged();
     uint32_t die_of(uint32_t plane) const { return plane / sh_.spec.geometry.planes_per_die(); }
     // Queued pages are programmed one at a time per die under write_staging, per plane
