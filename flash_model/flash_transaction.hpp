@@ -5,7 +5,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 
 #include "flash_model/array/block_state_table.hpp"
 #include "flash_model/array/flash_address.hpp"
@@ -91,8 +90,10 @@ struct FlashShared {
     FlashNetwork* network = nullptr;
     LogBlockMap* log_map = nullptr;
     FlashCounters c;
-    // Programs per distinct data page programmed from a register.
-    std::unordered_map<uint64_t, uint32_t> programs_per_page;
+    // Programs from a register, and the distinct data pages they wrote (values unused;
+    // open addressing, as pages_written below: one is looked up per program).
+    uint64_t register_programs = 0;
+    GrowingHashMap<uint8_t> pages_programmed{1024};
     // Distinct data pages demand writes reached (write redundancy's denominator; the
     // values are unused). Open addressing: one is looked up per demand program and
     // sense, and a node-based set's lookups miss the host's caches.

@@ -8,9 +8,12 @@ namespace zng::flash {
 
 BlockStateTable::State& BlockStateTable::touch(const FlashAddress& a) {
     geo_.check(a.with_page(0));
-    auto [it, fresh] = blocks_.try_emplace(geo_.block_index(a), State{geo_.pages_per_block(), 0, {}});
-    (void)fresh;
-    return it->second;
+    uint32_t& i = index_.get_or_insert(geo_.block_index(a));
+    if (i == 0) {  // new: places are stored plus one, so that 0 means absent
+        states_.push_back(State{geo_.pages_per_block(), 0, {}});
+        i = static_cast<uint32_t>(states_.size());
+    }
+    return states_[i - 1];
 }
 
 void BlockStateTable::program(const FlashAddress& page) {
@@ -28,11 +31,10 @@ void BlockStateTable::program(const FlashAddress& page) {
 }
 
 bool BlockStateTable::page_programmed(const FlashAddress& page) const {
-    auto it = blocks_.find(geo_.block_index(page));
-    if (it == blocks_.end()) return true;  // untouched: the pre-loaded data set
-    const State& s = it->second;
-    if (page.page >= s.next_page) return false;
-    return s.skipped.empty() || !((s.skipped[page.page / 64] >> (page.page % 64)) & 1);
+    const State* s = find(page);
+    if (!s) return true;  // untouched: the pre-loaded data set
+    if (page.page >= s->next_page) return false;
+    return s->skipped.empty() || !((s->skipped[page.page / 64] >> (page.page % 64)) & 1);
 }
 
 void BlockStateTable::erase(const FlashAddress& block) {
@@ -51,13 +53,13 @@ void BlockStateTable::set_erased(const FlashAddress& block) {
 }
 
 uint32_t BlockStateTable::next_free_page(const FlashAddress& block) const {
-    auto it = blocks_.find(geo_.block_index(block));
-    return it == blocks_.end() ? geo_.pages_per_block() : it->second.next_page;
+    const State* s = find(block);
+    return s ? s->next_page : geo_.pages_per_block();
 }
 
 uint32_t BlockStateTable::erase_count(const FlashAddress& block) const {
-    auto it = blocks_.find(geo_.block_index(block));
-    return it == blocks_.end() ? 0 : it->second.erases;
+    const State* s = find(block);
+    return s ? s->erases : 0;
 }
 
 }  // namespace zng::flash

@@ -8,10 +8,10 @@
 // with the blocks a run touches, not with the array's capacity.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "flash_model/array/flash_geometry.hpp"
+#include "sim/core/hash_map.hpp"
 
 namespace zng::flash {
 
@@ -33,7 +33,7 @@ public:
     uint32_t erase_count(const FlashAddress& block) const;
     uint32_t max_erase_count() const { return max_erases_; }
     uint64_t worn_blocks() const { return worn_; }
-    size_t touched_blocks() const { return blocks_.size(); }
+    size_t touched_blocks() const { return states_.size(); }
 
 private:
     struct State {
@@ -42,10 +42,18 @@ private:
         std::vector<uint64_t> skipped;  // bit per page skipped since the last erase (empty: none)
     };
     State& touch(const FlashAddress& a);
+    const State* find(const FlashAddress& a) const {
+        const uint32_t* i = index_.get(geo_.block_index(a));
+        return i ? &states_[*i - 1] : nullptr;
+    }
 
     const FlashGeometry& geo_;
     uint32_t endurance_;
-    std::unordered_map<uint64_t, State> blocks_;
+    // Every read asks whether its page holds data: an open-addressing map from block
+    // index to the block's place in states_ plus one (std::unordered_map's node per block and
+    // its pointer chase showed in profiles of flash-bound runs).
+    GrowingHashMap<uint32_t> index_{1024};
+    std::vector<State> states_;  // in the order blocks were first touched
     uint32_t max_erases_ = 0;
     uint64_t worn_ = 0;
 };

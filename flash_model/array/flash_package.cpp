@@ -460,7 +460,10 @@ void FlashPackage::start_array(uint32_t p) {
                 dur = tm.t_prog;
                 ++*sh_.c.programs;
                 *sh_.c.bytes_programmed += sh_.spec.geometry.page_size();
-                if (t.kind == TxnKind::Evict) ++sh_.programs_per_page[sh_.spec.geometry.encode(t.addr)];
+                if (t.kind == TxnKind::Evict) {
+                    ++sh_.register_programs;
+                    sh_.pages_programmed.insert(sh_.spec.geometry.encode(t.addr), 1);
+                }
                 break;
             case TxnKind::OpErase:
                 sh_.blocks.erase(t.target);

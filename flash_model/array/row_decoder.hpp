@@ -5,10 +5,13 @@
 // mapping; a read searches the table (the decoder works as a CAM; its latency is a
 // parameter paid by the caller) and activates the log page on a hit, else the data
 // block's own page. Erasing a log block erases its table with it.
+// Both are indexed, not hashed: a plane's blocks are numbered densely (Table I: 1,024),
+// and a log block serves one or a few data blocks, so a read's search is an index into
+// the data block's binding, a walk over the log block's few data blocks and an index
+// into that block's pages. Storage grows with the highest block number a run uses.
 #pragma once
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 namespace zng::flash {
@@ -18,9 +21,18 @@ public:
     explicit LogPageMappingTable(uint32_t pages_per_block) : capacity_(pages_per_block) {}
     bool full() const { return next_free_ >= capacity_; }
     uint32_t next_free() const { return next_free_; }
-    uint32_t entries() const { return static_cast<uint32_t>(map_.size()); }
+    // Distinct (data block, page) pairs mapped.
+    uint32_t entries() const { return entries_; }
     // Log page holding the newest copy of (data_block, page), if any.
-    std::optional<uint32_t> find(uint32_t data_block, uint32_t page) const;
+    std::optional<uint32_t> find(uint32_t data_block, uint32_t page) const {
+        for (size_t i = 0; i < data_blocks_.size(); ++i)
+            if (data_blocks_[i] == data_block) {
+                const uint32_t lp = log_page_[i][page];
+                if (lp == kNone) return std::nullopt;
+                return lp;
+            }
+        return std::nullopt;
+    }
     // Takes the next free log page for (data_block, page); the old copy (if any) is
     // superseded. Precondition: !full().
     uint32_t append(uint32_t data_block, uint32_t page);
@@ -30,11 +42,13 @@ public:
     void rename_data_block(uint32_t from, uint32_t to);
 
 private:
-    static uint64_t key(uint32_t block, uint32_t page) { return (static_cast<uint64_t>(block) << 32) | page; }
+    static constexpr uint32_t kNone = UINT32_MAX;
     uint32_t capacity_;
     uint32_t next_free_ = 0;
-    std::unordered_map<uint64_t, uint32_t> map_;
+    uint32_t entries_ = 0;
     std::vector<uint32_t> data_blocks_;
+    // Beside data_blocks_: by page of that data block, its newest log page or kNone.
+    std::vector<std::vector<uint32_t>> log_page_;
 };
 
 class ProgrammableRowDecoder {
@@ -47,10 +61,18 @@ public:
         uint32_t page;
         bool log_hit;
     };
-    Row resolve(uint32_t data_block, uint32_t page) const;
+    Row resolve(uint32_t data_block, uint32_t page) const {
+        if (data_block < binding_.size() && binding_[data_block] != kUnbound) {
+            const uint32_t log = binding_[data_block];
+            if (auto lp = tables_[log]->find(data_block, page)) return {log, *lp, true};
+        }
+        return {data_block, page, false};
+    }
 
-    // Asked for every dirty register a victim search weighs: a flag read, not a map look-up.
-    bool log_full(uint32_t log_block) const { return log_block < full_.size() && full_[log_block]; }
+    // Asked for every dirty register a victim search weighs: a flag read, not a look-up.
+    bool log_full(uint32_t log_block) const {
+        return log_block < tables_.size() && tables_[log_block] && tables_[log_block]->full();
+    }
     // Reserves the next free page of `log_block` for (data_block, page) and records the
     // mapping; returns the log page. Throws SimError when the log block is full or when
     // the data block still has pages in another log block (it must be merged first).
@@ -60,14 +82,17 @@ public:
     // The FTL moved data block `from` to `to`.
     void move_data_block(uint32_t from, uint32_t to);
 
-    size_t log_blocks() const { return tables_.size(); }
-    const LogPageMappingTable* table(uint32_t log_block) const;
+    size_t log_blocks() const { return log_blocks_; }
+    const LogPageMappingTable* table(uint32_t log_block) const {
+        return log_block < tables_.size() && tables_[log_block] ? &*tables_[log_block] : nullptr;
+    }
 
 private:
+    static constexpr uint32_t kUnbound = UINT32_MAX;
     uint32_t pages_per_block_;
-    std::unordered_map<uint32_t, LogPageMappingTable> tables_;  // log block -> LPMT
-    std::unordered_map<uint32_t, uint32_t> binding_;            // data block -> its log block
-    std::vector<uint8_t> full_;  // by log block: its LPMT exists and is full (grows with the blocks used)
+    std::vector<std::optional<LogPageMappingTable>> tables_;  // by log block: its LPMT, if it is one
+    std::vector<uint32_t> binding_;                           // by data block: its log block, or kUnbound
+    size_t log_blocks_ = 0;
 };
 
 }  // namespace zng::flash

@@ -116,7 +116,7 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
         sim.stats().add_series_column(st.full("thrashing_packages"),
                                       [this] { return static_cast<double>(shared_.thrashing_packages); });
     st.formula("distinct_pages_programmed", "distinct pages programmed from a register", "pages",
-               [this] { return static_cast<double>(shared_.programs_per_page.size()); });
+               [this] { return static_cast<double>(shared_.pages_programmed.size()); });
     st.formula("touched_blocks", "blocks with program/erase state (sparse table size)", "blocks",
                [this] { return static_cast<double>(shared_.blocks.touched_blocks()); });
     st.formula("max_erase_count", "largest P/E count of any block", "erases",
@@ -208,8 +208,7 @@ uint64_t FlashBackbone::in_flight() const {
 double FlashBackbone::write_redundancy() const {
     if (shared_.pages_written.size() == 0) return 0.0;
     // A page still dirty in a register is one program still to come.
-    uint64_t total = 0;
-    for (const auto& [_, n] : shared_.programs_per_page) total += n;
+    uint64_t total = shared_.register_programs;
     for (const auto& p : packages_) total += p->registers().dirty_count();
     return static_cast<double>(total) / static_cast<double>(shared_.pages_written.size());
 }

@@ -42,5 +42,26 @@ TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
     EXPECT_EQ(d.log_blocks(), 0u);
 }
 
+TEST(LogPageMappingTable, CountsDistinctPagesAndMergesARenameIntoABlockItAlreadyMaps) {
+    LogPageMappingTable t(8);
+    EXPECT_EQ(t.append(3, 5), 0u);
+    EXPECT_EQ(t.append(3, 5), 1u);  // a rewrite supersedes log page 0
+    EXPECT_EQ(t.append(4, 5), 2u);
+    EXPECT_EQ(t.append(4, 6), 3u);
+    EXPECT_EQ(t.entries(), 3u);  // (3,5), (4,5), (4,6)
+    EXPECT_EQ(t.next_free(), 4u);
+    EXPECT_EQ(t.find(3, 5), std::optional<uint32_t>(1));
+    EXPECT_EQ(t.find(3, 6), std::nullopt);
+    EXPECT_EQ(t.find(9, 5), std::nullopt);
+    // Block 3 renamed onto block 4: 3's copy of page 5 (log page 1) replaces 4's (log
+    // page 2); page 6 keeps 4's; block 3 is gone.
+    t.rename_data_block(3, 4);
+    EXPECT_EQ(t.find(4, 5), std::optional<uint32_t>(1));
+    EXPECT_EQ(t.find(4, 6), std::optional<uint32_t>(3));
+    EXPECT_EQ(t.find(3, 5), std::nullopt);
+    EXPECT_EQ(t.entries(), 2u);
+    EXPECT_EQ(t.data_blocks(), std::vector<uint32_t>{4});
+}
+
 }  // namespace
 }  // namespace zng::flash
