@@ -9,7 +9,7 @@
 namespace zng::gpu {
 
 L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
-               const L2AddressMap& map, L2Policy& policy, L2Cache& l2)
+               const L2AddressMap& map, L2Policy& policy, L2Cache& l2, uint32_t index)
     : Component(sim, std::move(name), clock),
       cfg_(cfg),
       map_(map),
@@ -26,6 +26,7 @@ L2Bank::L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const
       unit_fills_(64),
       mem_reads_(cfg.memory_queue),
       mem_writes_(cfg.memory_queue),
+      index_(index),
       responses_(sim,
                  [this](MemRequest*& r) {
                      if (!r->passed(Stage::L2Done)) r->mark(Stage::L2Done, now());
@@ -130,6 +131,7 @@ void L2Bank::serve_next_input() {
         }
     } else {
         stalled_ = true;
+        l2_.bank_stalled(index_, true);
     }
 }
 
@@ -513,6 +515,7 @@ void L2Bank::try_send() {
 void L2Bank::unstall() {
     if (!stalled_) return;
     stalled_ = false;
+    l2_.bank_stalled(index_, false);
     wake_at(now());
 }
 

@@ -30,7 +30,7 @@ class L2Cache;
 class L2Bank final : public Component, public MemResponder, public MemRequester {
 public:
     L2Bank(Simulator& sim, std::string name, const ClockDomain& clock, const L2Config& cfg,
-           const L2AddressMap& map, L2Policy& policy, L2Cache& l2);
+           const L2AddressMap& map, L2Policy& policy, L2Cache& l2, uint32_t index);
 
     ResponsePort& cpu_port() { return cpu_port_; }
     RequestPort& mem_port() { return mem_port_; }
@@ -161,7 +161,8 @@ private:
     uint64_t mem_in_flight_ = 0;
     Tick busy_until_ = 0;                         // shared port
     Tick write_free_ = 0;                         // read_write ports: the write port
-    bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot
+    bool stalled_ = false;   // head of input waits for an MSHR / memory-queue slot (the L2 keeps a copy)
+    uint32_t index_;         // of the bank in its L2
     bool refused_ = false;   // the crossbar holds a refused request
     TimedQueue<MemRequest*> responses_;
     TimedQueue<MemRequest*> lookups_;  // fetches whose tag lookup is in progress

@@ -9,7 +9,7 @@
 #include "gpu_model/l2/l2_bank.hpp"
 #include "gpu_model/l2/l2_config.hpp"
 #include "gpu_model/l2/l2_policy.hpp"
-#include "sim/core/hash_map.hpp"
+#include "gpu_model/l2/unit_line_index.hpp"
 
 namespace zng::gpu {
 
@@ -63,6 +63,14 @@ public:
     void unit_first_arrived(uint32_t u, const MemRequest& piece);
     // An owner bank wrote (or found valid) one line of the unit and answered its waiters.
     void unit_line_done(uint32_t u, uint64_t line);
+    // Bank b's input stalled (true) or went on (false).
+    void bank_stalled(uint32_t b, bool stalled) {
+        if (stalled) {
+            stalled_banks_[b / 64] |= uint64_t{1} << (b % 64);
+        } else {
+            stalled_banks_[b / 64] &= ~(uint64_t{1} << (b % 64));
+        }
+    }
     uint64_t units_in_flight() const { return units_.size() - free_units_.size(); }
 
     bool idle() const;
@@ -83,7 +91,8 @@ private:
     uint32_t line_shift_;
     std::vector<UnitFetch> units_;      // at most one per MSHR entry of the L2
     std::vector<uint32_t> free_units_;
-    FixedHashMap<uint32_t> unit_lines_;  // line still to be installed -> unit
+    UnitLineIndex unit_lines_;  // line still to be installed -> unit
+    std::vector<uint64_t> stalled_banks_;  // bit per bank: its input is stalled (L2Bank::stalled_)
     Counter* unit_merges_ = nullptr;
     Counter* first_lines_ = nullptr;
     // Gives the demand miss of unit f the stages of its journey to memory (from the

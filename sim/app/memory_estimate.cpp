@@ -41,12 +41,12 @@ std::vector<MemoryDemand> estimate_upfront_memory(const ConfigNode& root) {
     // hardware: a bank of 65,536 entries merging 4,096 requests is 2 GiB of slots.
     out.push_back({l2p.where("mshr_entries"), fmt::format("MSHR tables of {} L2 banks", l2.banks),
                    l2.banks * gpu::MshrTable::upfront_bytes(l2.mshr_entries, l2.mshr_merge)});
-    // The L2's unit fetches: one per MSHR entry of every bank, and a map of the lines they
-    // still have to install (up to kMaxUnitLines each).
+    // The L2's unit fetches: one per MSHR entry of every bank, and an index of the lines
+    // they still have to install (up to two 64-line blocks each).
     const uint64_t units = uint64_t{l2.banks} * l2.mshr_entries;
     out.push_back({l2p.where("mshr_entries"), "L2 unit fetch tables",
                    units * (sizeof(gpu::L2Cache::UnitFetch) + sizeof(uint32_t)) +
-                       FixedHashMap<uint32_t>::table_bytes(units * gpu::L2Cache::kMaxUnitLines)});
+                       gpu::UnitLineIndex::bytes(units)});
     out.push_back({l1p.where("mshr_entries"), fmt::format("L1D MSHR tables of {} SMs", sms),
                    sms * gpu::MshrTable::upfront_bytes(l1.mshr_entries, l1.mshr_merge)});
     Params tlbp(gpu.section("l1_tlb"), gpu::L1TlbConfig::schema(), "gpu.l1_tlb");
