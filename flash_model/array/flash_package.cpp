@@ -632,7 +632,10 @@ void FlashPackage::port_done(uint32_t id) {
             regs_.note_written(reg);
             if (first_store && sh_.spec.stages_writes()) stage(reg);
             regs_.set_busy(reg, false);
-            sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr), 0);
+            if (!regs_[reg].stored) {  // the first store to this page since the register took it
+                sh_.pages_written.insert(sh_.spec.geometry.encode(t.addr), 0);
+                regs_[reg].stored = true;
+            }
             const uint32_t plane = t.plane;
             reply(id, MsgKind::Ack, 0);
             maybe_flush(plane);

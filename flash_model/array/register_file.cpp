@@ -129,6 +129,7 @@ void FlashRegisterFile::fill(uint32_t r, uint64_t tag) {
     if (index_.contains(tag)) throw SimError("flash register file: a page may sit in one register only");
     if (!g.valid && !busy_[r]) --empty_idle_;
     g.tag = tag;
+    g.stored = false;
     g.valid = true;
     set_state(r, kValid, true);
     g.chunks = 0;
@@ -181,6 +182,7 @@ void FlashRegisterFile::move_block(uint32_t plane, uint32_t from, uint32_t to) {
         if (!g.valid || tag_plane(g.tag) != plane || tag_block(g.tag) != from) continue;
         index_.erase(g.tag);
         g.tag = make_tag(plane, to, tag_page(g.tag));
+        g.stored = false;
         index_.put(g.tag, r);
     }
 }

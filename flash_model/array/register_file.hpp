@@ -36,6 +36,9 @@ struct FlashRegister {
     bool valid = false;
     bool dirty = false;
     bool programming = false;  // being programmed to the array (still dirty until it ends)
+    // A store has reached the page under its current tag (cleared when the tag changes):
+    // the page is among the pages written, so later stores need not look it up there.
+    bool stored = false;
 };
 
 class FlashRegisterFile {
