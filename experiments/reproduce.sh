@@ -41,8 +41,12 @@ for spec in experiments/fig*.yaml experiments/table*.yaml experiments/cam_*.yaml
             experiments/streamer_*.yaml experiments/cachevol_*.yaml; do
   name=$(basename "$spec" .yaml)
   echo "== sweep $name ($preset preset)"
+  # Longest points first, as the committed run of this preset timed them: the sweep's
+  # last points are then short ones, and a core seldom idles while one long point ends it.
+  times=()
+  [ -f "experiments/results-$preset/$name/results.csv" ] && times=(--times "experiments/results-$preset/$name/results.csv")
   $PY experiments/sweep.py "$spec" --preset "$preset" -j "$jobs" --zngsim "$zngsim" \
-      --out "$results/$name" --points "$results/points" "${stale[@]}" || failed+=("$name")
+      --out "$results/$name" --points "$results/points" "${times[@]}" "${stale[@]}" || failed+=("$name")
 done
 for script in experiments/fig*.py experiments/table*.py; do
   $PY "$script" --results-root "$results" || failed+=("$(basename "$script" .py) (plot)")

@@ -2,7 +2,7 @@
 """Runs a zngsim sweep: every point of a spec as its own `zngsim run`, in parallel.
 
 usage: experiments/sweep.py SPEC.yaml [-j N] [--out DIR] [--points DIR] [--preset small|paper]
-                            [--zngsim PATH] [--dry-run] [--no-validate] [--rerun-stale] [--yes]
+                            [--zngsim PATH] [--times CSV] [--dry-run] [--no-validate] [--rerun-stale] [--yes]
                             [--executor local|slurm] [--slurm-partition P] [--slurm-account A]
                             [--slurm-time T] [--slurm-mem M] [--slurm-poll SECONDS]
 
@@ -15,9 +15,10 @@ in flight, but only while it is what the same zngsim binary, resolved config and
 files would make now (sweeps/provenance.py): a finished point made otherwise is stale,
 and the sweep refuses to run (naming the points and what differs) unless --rerun-stale
 asks to run them again. A failing point does not stop the others; failures are listed at the end
-with their logs. Points run as child processes (--executor local) or as Slurm job
-arrays (--executor slurm; sweeps/executors.py), which needs the points pool on a file
-system the compute nodes share. Exit status: 0 every point finished, 1 some failed,
+with their logs. Points start in spec order, or longest first by the times of an
+earlier run with --times (sweeps/order.py). Points run as child processes (--executor
+local) or as Slurm job arrays (--executor slurm; sweeps/executors.py), which needs the
+points pool on a file system the compute nodes share. Exit status: 0 every point finished, 1 some failed,
 2 bad spec or option (or the scheduler refused the jobs or stopped answering),
 130 interrupted.
 """
@@ -37,6 +38,7 @@ from sweeps.executors import (SLURM_OPTIONS, ExecutorError, Job, LocalExecutor, 
 from sweeps.provenance import Provenance, differences  # noqa: E402
 from sweeps.spec import MAX_POINTS, ROOT, WORKLOAD_OPTIONS, SpecError, load_spec  # noqa: E402
 from sweeps.flat import point_row, write_csv  # noqa: E402
+from sweeps.order import longest_first, read_times  # noqa: E402
 from sweeps.series import write_series  # noqa: E402
 from sweeps.store import ResultsTable, Store  # noqa: E402
 
@@ -181,11 +183,12 @@ def lock_points(points_dir):
     return f
 
 
-def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None, rerun_stale=False):
+def run_sweep(spec, out, zngsim, executor, validate=True, dry_run=False, points_dir=None, rerun_stale=False,
+              times=None):
     store = Store(out, points_dir)
     lock = lock_points(store.points_dir)
     try:
-        return _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale)
+        return _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale, times)
     finally:
         lock.close()
 
@@ -212,7 +215,7 @@ def check_stale(spec, store, provenance, rerun_stale):
               "differs)", flush=True)
 
 
-def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=False):
+def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=False, times=None):
     table = ResultsTable(store, spec)
     executor.reclaim(store.points_dir)   # jobs of a killed sweep stop before their directories go
     left_over = store.remove_leftovers()
@@ -227,6 +230,8 @@ def _run_locked(spec, store, zngsim, executor, validate, dry_run, rerun_stale=Fa
             raise SpecError(f"{spec.path}: cannot establish what the points are made from: {e}")
         check_stale(spec, store, provenance, rerun_stale)
     todo = [p for p in spec.points if not store.is_done(p)]
+    if times is not None:
+        todo = longest_first(todo, times)
     for p in spec.points:
         if store.is_done(p):
             table.add(p)
@@ -337,6 +342,8 @@ def main(argv=None):
     ap.add_argument("--points", help="point directory pool, may be shared by several sweeps (default: OUT/points)")
     ap.add_argument("--preset", help="workload preset for every point (small|paper), overriding the spec")
     ap.add_argument("--zngsim", default=default_zngsim(), help="zngsim binary (default: $ZNGSIM, else build/zngsim, else the installed bin/zngsim)")
+    ap.add_argument("--times", metavar="CSV",
+                    help="results.csv of an earlier run of these points: start them longest first (default: spec order)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands of the points still to run")
     ap.add_argument("--no-validate", action="store_true", help="skip `zngsim config validate` of each config")
     ap.add_argument("--yes", action="store_true",
@@ -358,6 +365,7 @@ def main(argv=None):
         if a.executor != "slurm" and given:
             raise SpecError(f"{', '.join(given)}: only with --executor slurm")
         spec = load_spec(a.spec, a.preset, max_points=None if a.yes else MAX_POINTS)
+        times = read_times(a.times) if a.times else None
         if not a.dry_run and not (os.path.isfile(a.zngsim) and os.access(a.zngsim, os.X_OK)):
             raise SpecError(f"--zngsim {a.zngsim}: no such executable (build it: cmake --build build)")
         # Absolute, so that a point's command means the same on a compute node.
@@ -368,7 +376,7 @@ def main(argv=None):
             executor.check()
         return run_sweep(spec, out, os.path.abspath(a.zngsim), executor,
                          validate=not a.no_validate, dry_run=a.dry_run, points_dir=points_dir,
-                         rerun_stale=a.rerun_stale)
+                         rerun_stale=a.rerun_stale, times=times)
     except (SpecError, ExecutorError) as e:
         print(f"sweep: {e}", file=sys.stderr)
         return 2
