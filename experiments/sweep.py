@@ -14,13 +14,13 @@ point is skipped on a re-run, so an interrupted sweep loses only the points that
 in flight, but only while it is what the same zngsim binary, resolved config and input
 files would make now (sweeps/provenance.py): a finished point made otherwise is stale,
 and the sweep refuses to run (naming the points and what differs) unless --rerun-stale
-asks to run them again. A failing point does not stop the others; failures are listed at the end
-with their logs. Points start in spec order, or longest first by the times of an
-earlier run with --times (sweeps/order.py). Points run as child processes (--executor
-local) or as Slurm job arrays (--executor slurm; sweeps/executors.py), which needs the
-points pool on a file system the compute nodes share. Exit status: 0 every point finished, 1 some failed,
-2 bad spec or option (or the scheduler refused the jobs or stopped answering),
-130 interrupted.
+asks to run them again. A failing point does not stop the others; failures are listed
+at the end with their logs. Points start in spec order, or longest first by the times
+of an earlier run with --times (sweeps/order.py). Points run as child processes
+(--executor local) or as Slurm job arrays (--executor slurm; sweeps/executors.py), which
+needs the points pool on a file system the compute nodes share. Exit status: 0 every
+point finished, 1 some failed, 2 bad spec or option (or the scheduler refused the jobs
+or stopped answering), 130 interrupted.
 """
 import argparse
 import fcntl

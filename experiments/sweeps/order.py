@@ -5,8 +5,8 @@ A sweep keeps -j points running; it ends when its last point does. Started in sp
 order, a long point started last leaves the other slots idle while it runs; started
 longest first, the points that end the sweep are the short ones (the longest-processing-
 time rule). Points the file does not name take the mean of the sweep's points it does
-name; equal times keep spec order. Point ids name what a point computes, not the binary, so the times of
-a run with an older zngsim still rank the points.
+name; equal times keep spec order. Point ids name what a point computes, not the
+binary, so the times of a run with an older zngsim still rank the points.
 """
 import csv
 import math

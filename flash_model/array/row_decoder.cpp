@@ -66,7 +66,12 @@ uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_b
                                    pages_per_block_));
     if (binding_.size() <= data_block) binding_.resize(size_t{data_block} + 1, kUnbound);
     binding_[data_block] = log_block;
-    return t->append(data_block, page);
+    const uint32_t log_page = t->append(data_block, page);
+    if (t->full()) {
+        if (full_.size() <= log_block) full_.resize(size_t{log_block} + 1, 0);
+        full_[log_block] = 1;
+    }
+    return log_page;
 }
 
 void ProgrammableRowDecoder::erase_block(uint32_t block) {
@@ -75,6 +80,7 @@ void ProgrammableRowDecoder::erase_block(uint32_t block) {
         if (binding_[d] == block) binding_[d] = kUnbound;
     tables_[block].reset();
     --log_blocks_;
+    if (block < full_.size()) full_[block] = 0;
 }
 
 void ProgrammableRowDecoder::move_data_block(uint32_t from, uint32_t to) {

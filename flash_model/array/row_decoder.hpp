@@ -69,10 +69,9 @@ public:
         return {data_block, page, false};
     }
 
-    // Asked for every dirty register a victim search weighs: a flag read, not a look-up.
-    bool log_full(uint32_t log_block) const {
-        return log_block < tables_.size() && tables_[log_block] && tables_[log_block]->full();
-    }
+    // Asked for every dirty register a victim search weighs: a byte read from a dense
+    // array, not a table's fields.
+    bool log_full(uint32_t log_block) const { return log_block < full_.size() && full_[log_block]; }
     // Reserves the next free page of `log_block` for (data_block, page) and records the
     // mapping; returns the log page. Throws SimError when the log block is full or when
     // the data block still has pages in another log block (it must be merged first).
@@ -92,6 +91,7 @@ private:
     uint32_t pages_per_block_;
     std::vector<std::optional<LogPageMappingTable>> tables_;  // by log block: its LPMT, if it is one
     std::vector<uint32_t> binding_;                           // by data block: its log block, or kUnbound
+    std::vector<uint8_t> full_;  // by log block: its LPMT exists and is full (grows with the blocks used)
     size_t log_blocks_ = 0;
 };
 
