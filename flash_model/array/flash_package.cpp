@@ -364,7 +364,22 @@ void FlashPackage::program_log(uint32_t id) {
     uint32_t log_page = d.program_log(log, e.addr.block, e.addr.page);
     e.target = page_address(e.plane, log, log_page);
     planes_[e.plane].array.push_back(id);
-    start_array(e.plane);
+    // The merge is requested as soon as the log block is used up (paper III-B), not by
+    // the next program that finds it full: dirty pages bound for a full log block stay
+    // in their registers (program_held), so that program may never be tried while they
+    // fill the registers of every application. The program just queued goes first: a
+    // merge reads a page's newest copy only once the plane's queued programs are done.
+    const FlashAddress data_page = e.addr;
+    const uint32_t plane = e.plane;
+    if (d.log_full(log)) {
+        if (parked_.try_emplace(park_key(plane, log)).second) {
+            ++*sh_.c.merges_requested;
+            sh_.log_map->log_block_full(page_address(plane, log, 0), [this, plane, log] { merge_done(plane, log); });
+        }
+    } else {
+        sh_.log_map->log_page_taken(data_page);
+    }
+    start_array(plane);
 }
 
 void FlashPackage::merge_done(uint32_t plane, uint32_t log) {
