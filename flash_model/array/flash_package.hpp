@@ -131,6 +131,12 @@ private:
     uint32_t staging_lane(uint32_t plane) const { return sh_.spec.program_pipeline ? plane : die_of(plane); }
     void continue_evict(uint32_t txn);
     void maybe_flush(uint32_t plane);
+    // Dirty registers above the watermark are programmed in the background (maybe_flush
+    // without draining the staging queue).
+    void flush_above_watermark(uint32_t plane);
+    // A merge has ended: the pages held for it (program_held), which background programs,
+    // the staging queue and register misses passed over, may be programmed now.
+    void resume_held();
     bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
     static ArrayOp array_op(const FlashTxn& t);
     void program_log(uint32_t t);

@@ -266,7 +266,7 @@ bool ZngDbmtTranslator::wait_for_merge(const flash::FlashAddress& data_page, std
     return true;
 }
 
-void ZngDbmtTranslator::log_page_taken(const flash::FlashAddress& data_page) {
+void ZngDbmtTranslator::log_page_taken(const flash::FlashAddress& data_page, std::function<void()> merged) {
     // Paper III-B: "when all the flash pages in a physical log block have been used up,
     // the GPU helper thread performs garbage collection". With a fill threshold the
     // block is used up when its plane has taken log_block_pages pages.
@@ -276,7 +276,7 @@ void ZngDbmtTranslator::log_page_taken(const flash::FlashAddress& data_page) {
     if (pb.role != PhysicalBlock::Data) return;
     const uint32_t group = tables_.dbmt.at(pb.owner).group;
     if (!gc_.merging(group) && log_pages_used(group, l.plane_in_unit(data_page)) >= log_budget_)
-        merge_group(group, {});
+        merge_group(group, std::move(merged));
 }
 
 bool ZngDbmtTranslator::merge_pending(const flash::FlashAddress& data_page) const {
