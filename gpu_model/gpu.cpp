@@ -207,12 +207,14 @@ void Gpu::app_finished(AppRunner& a) {
 bool Gpu::quiescent() const {
     for (const auto& sm : sms_)
         if (sm->requests_in_flight() || sm->l1d().in_flight()) return false;
-    return xbar_->in_flight() == 0 && l2_->idle() && mmu_->walks_in_flight() == 0 && mmu_->lookups_in_flight() == 0;
+    return xbar_->in_flight() == 0 && l2_->idle() && mmu_->walks_in_flight() == 0 && mmu_->lookups_in_flight() == 0 &&
+           (!backend_drained_ || backend_drained_());
 }
 
 void Gpu::drain_check() {
-    // Write-backs evicted late may still be on their way to memory: let them land, so
-    // the run ends with nothing in flight.
+    // Write-backs evicted late may still be on their way to memory, and posted stores
+    // may wait in the back end (behind a merge, say): let them land, so the run ends
+    // with nothing in flight.
     if (!quiescent()) {
         sim_.schedule(drain_ev_, clock_.edge_after(sim_.now(), 64));
         return;

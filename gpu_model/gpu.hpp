@@ -14,6 +14,7 @@
 // gpu.app.<name>: instructions, cycles to finish, IPC.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,10 @@ public:
     void start();
     // Every application finished and the memory hierarchy drained.
     bool finished() const { return done_; }
+    // What is behind the L2 has answered every request it accepted. Stores are posted
+    // (acknowledged when an L2 bank hands them on), so the GPU side can be idle while
+    // the back end still holds them: the run ends only when this says so too.
+    void set_backend_drained(std::function<bool()> drained) { backend_drained_ = std::move(drained); }
     ProgressInfo progress() const;
     std::vector<AppResult> results() const;
     uint64_t instructions() const;
@@ -98,6 +103,7 @@ private:
     bool done_ = false;
     Cycle end_cycle_ = 0;
     Counter* cycles_stat_ = nullptr;
+    std::function<bool()> backend_drained_;
     MemberEvent<Gpu, &Gpu::drain_check> drain_ev_{this, "gpu-drain"};
 };
 

@@ -286,6 +286,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
         throw ConfigError(fmt::format("memory back end has {} ports but the GPU has {} L2 banks",
                                       memory_->num_ports(), gpu_->l2_banks()));
     for (uint32_t b = 0; b < gpu_->l2_banks(); ++b) gpu_->memory_port(b).bind(memory_->port(b));
+    gpu_->set_backend_drained([m = memory_.get()] { return m->in_flight() == 0; });
     // Multi-line (unit-granular) L2 fills only go to a back end that serves them whole.
     gpu_->l2().set_max_read_bytes(memory_->max_read_bytes());
     // A flash back end whose registers can thrash tells the L2 policy when to hold dirty

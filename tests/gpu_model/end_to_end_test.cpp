@@ -83,6 +83,38 @@ TEST(EndToEnd, BackPressureFromMemoryStillCompletesEverything) {
     EXPECT_EQ(h.sim.requests().live(), 0u);
 }
 
+TEST(EndToEnd, TheRunEndsWhenTheBackEndHasFinishedWorkItAlreadyAnswered) {
+    // The back end goes on 5000 cycles after each answer (a program behind a posted
+    // write, a merge): the GPU side is idle soon after the last answer, but the run
+    // ends only at the first drain check (every 64 GPU cycles) after that work is done.
+    // The applications' cycles, hence IPC, do not depend on it.
+    struct End {
+        Tick at = 0, background_end = 0, latest_check = 0;
+        uint64_t left = 0;
+        double cycles = 0;
+    };
+    auto run = [](bool wait_for_backend) {
+        GpuHarness h(kSmallGpu, one_app(mixed_trace(5, nullptr)), 100);
+        h.memory->set_background_cycles(5000);
+        if (wait_for_backend) h.gpu->set_backend_drained([m = h.memory.get()] { return m->in_flight() == 0; });
+        h.run();
+        EXPECT_TRUE(h.gpu->finished());
+        EXPECT_EQ(h.memory->background_end(), h.gpu->clock().edge_after(h.memory->last_answer(), 5000));
+        return End{h.sim.now(), h.memory->background_end(), h.gpu->clock().edge_after(h.memory->background_end(), 64),
+                   h.memory->in_flight(), h.stat("gpu.app.app.cycles")};
+    };
+    const End waited = run(true);
+    EXPECT_EQ(waited.left, 0u);
+    EXPECT_GE(waited.at, waited.background_end);
+    EXPECT_LE(waited.at, waited.latest_check);
+    // Without the back end's say, the GPU would stop while that work is still going on.
+    const End early = run(false);
+    EXPECT_GT(early.left, 0u);
+    EXPECT_LT(early.at, early.background_end);
+    EXPECT_GT(waited.cycles, 0.0);
+    EXPECT_EQ(waited.cycles, early.cycles);
+}
+
 TEST(EndToEnd, TwoRunsGiveIdenticalStats) {
     auto run_once = [] {
         GpuHarness h(kSmallGpu, one_app(mixed_trace(3, nullptr)), 120);

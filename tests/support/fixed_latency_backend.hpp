@@ -1,7 +1,9 @@
 // A memory back end for GPU tests and benchmarks: every request is answered a fixed
 // number of GPU cycles after it arrives, so latencies through the GPU can be computed
 // by hand. Optionally refuses requests beyond `max_outstanding` per port, to exercise
-// the L2's back-pressure path.
+// the L2's back-pressure path, and optionally keeps working on each request for a while
+// after answering it (as a flash back end programs a posted write), to exercise the end
+// of a run.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,7 +24,8 @@ public:
           max_outstanding_(max_outstanding),
           outstanding_(ports, 0),
           refused_(ports, false),
-          done_(sim, [this](MemRequest*& r) { finish(r); }, "test-memory") {
+          done_(sim, [this](MemRequest*& r) { finish(r); }, "test-memory"),
+          background_(sim, [this](uint8_t&) { --in_flight_; }, "test-memory-background") {
         ports_.reserve(ports);
         for (uint32_t i = 0; i < ports; ++i) {
             ports_.emplace_back(*this, "memory.port" + std::to_string(i));
@@ -39,6 +42,11 @@ public:
 
     uint64_t requests(MemOp op) const { return by_op_[static_cast<int>(op)]; }
     uint64_t refusals() const { return refusals_; }
+    // Each request keeps the back end busy (in_flight) for `cycles` after its answer.
+    void set_background_cycles(uint32_t cycles) { background_cycles_ = cycles; }
+    // When the last answer was sent, and when the last background work ends.
+    Tick last_answer() const { return last_answer_; }
+    Tick background_end() const { return background_end_; }
 
     bool recv_request(MemRequest* r, ResponsePort& port) override {
         uint32_t p = port.index;
@@ -62,7 +70,13 @@ private:
         r->mark(Stage::MediumDone, sim_.now());
         uint32_t p = r->route[r->route_depth - 1]->index;  // the port it arrived on
         --outstanding_[p];
-        --in_flight_;
+        last_answer_ = sim_.now();
+        if (background_cycles_) {
+            background_end_ = clock_.edge_after(sim_.now(), background_cycles_);
+            background_.push(0, background_end_);  // in_flight_ stays counted until then
+        } else {
+            --in_flight_;
+        }
         send_response(r);
         if (refused_[p]) {
             refused_[p] = false;
@@ -78,6 +92,9 @@ private:
     std::vector<uint32_t> outstanding_;
     std::vector<bool> refused_;
     TimedQueue<MemRequest*> done_;
+    TimedQueue<uint8_t> background_;
+    uint32_t background_cycles_ = 0;
+    Tick last_answer_ = 0, background_end_ = 0;
     uint64_t in_flight_ = 0, bytes_read_ = 0, bytes_written_ = 0, refusals_ = 0;
     uint64_t by_op_[8] = {};
 };
