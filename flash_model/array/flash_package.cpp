@@ -227,6 +227,17 @@ bool FlashPackage::holds_data(uint32_t plane, uint32_t block, uint32_t page) con
 }
 
 void FlashPackage::maybe_flush(uint32_t plane) {
+    flush_above_watermark(plane);
+    if (sh_.spec.stages_writes()) drain_staged();
+}
+
+void FlashPackage::resume_held() {
+    for (uint32_t p = 0; p < planes_.size(); ++p) flush_above_watermark(p);
+    if (sh_.spec.stages_writes()) drain_staged();
+    kick_waiting();
+}
+
+void FlashPackage::flush_above_watermark(uint32_t plane) {
     // Dirty registers above the watermark are programmed in the background, so that a
     // miss finds a clean register instead of waiting for a program.
     const auto limit = static_cast<uint32_t>(sh_.spec.dirty_watermark * regs_.group_size());
@@ -236,7 +247,6 @@ void FlashPackage::maybe_flush(uint32_t plane) {
         ++*sh_.c.background_programs;
         start_evict(static_cast<uint32_t>(r));
     }
-    if (sh_.spec.stages_writes()) drain_staged();
 }
 
 void FlashPackage::stage(uint32_t reg) {
@@ -364,7 +374,22 @@ void FlashPackage::program_log(uint32_t id) {
     uint32_t log_page = d.program_log(log, e.addr.block, e.addr.page);
     e.target = page_address(e.plane, log, log_page);
     planes_[e.plane].array.push_back(id);
-    start_array(e.plane);
+    // The merge is requested as soon as the log block is used up (paper III-B), not by
+    // the next program that finds it full: dirty pages bound for a full log block stay
+    // in their registers (program_held), so that program may never be tried while they
+    // fill the registers of every application. The program just queued goes first: a
+    // merge reads a page's newest copy only once the plane's queued programs are done.
+    const FlashAddress data_page = e.addr;
+    const uint32_t plane = e.plane;
+    if (d.log_full(log)) {
+        if (parked_.try_emplace(park_key(plane, log)).second) {
+            ++*sh_.c.merges_requested;
+            sh_.log_map->log_block_full(page_address(plane, log, 0), [this, plane, log] { merge_done(plane, log); });
+        }
+    } else {
+        sh_.log_map->log_page_taken(data_page, [this] { resume_held(); });
+    }
+    start_array(plane);
 }
 
 void FlashPackage::merge_done(uint32_t plane, uint32_t log) {
@@ -373,6 +398,7 @@ void FlashPackage::merge_done(uint32_t plane, uint32_t log) {
     std::vector<uint32_t> waiting = std::move(it->second);
     parked_.erase(it);
     for (uint32_t id : waiting) program_log(id);
+    resume_held();
 }
 
 FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {

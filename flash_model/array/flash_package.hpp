@@ -20,7 +20,9 @@
 //    evicted or, above dirty_watermark, in the background (not the register the last
 //    store went to, nor a page whose log group is merging or whose log block is full:
 //    its program would hold the register until a merge ends); if only part of it was written and the page holds
-//    data, the old copy is sensed (tR) and merged first. A miss that needs a dirty
+//    data, the old copy is sensed (tR) and merged first. The program that takes a log
+//    block's last page (or reaches the FTL's fill threshold) requests the group's merge
+//    at once, since the pages held for it might never be programmed otherwise. A miss that needs a dirty
 //    register waits for a program under way, not for one parked until a merge ends.
 //    With write_staging, the store that turns a register dirty also queues its page,
 //    and each die programs the queued pages in the background one at a time, in the
@@ -129,6 +131,12 @@ private:
     uint32_t staging_lane(uint32_t plane) const { return sh_.spec.program_pipeline ? plane : die_of(plane); }
     void continue_evict(uint32_t txn);
     void maybe_flush(uint32_t plane);
+    // Dirty registers above the watermark are programmed in the background (maybe_flush
+    // without draining the staging queue).
+    void flush_above_watermark(uint32_t plane);
+    // A merge has ended: the pages held for it (program_held), which background programs,
+    // the staging queue and register misses passed over, may be programmed now.
+    void resume_held();
     bool holds_data(uint32_t plane, uint32_t block, uint32_t page) const;
     static ArrayOp array_op(const FlashTxn& t);
     void program_log(uint32_t t);

@@ -57,6 +57,16 @@ public:
         (void)page;
         return false;
     }
+    // A program of a dirty page of `data_page`'s block has taken its log page (and is
+    // queued on its plane). A map whose log blocks are used up before they are physically
+    // full (a fill threshold) requests the group's merge here, when its last log page is
+    // taken, rather than when a later program finds it full: pages that wait for a merge
+    // stay in their registers (merge_pending), so that later program may never come.
+    // merged() is called when that merge has ended (not called if none was requested).
+    virtual void log_page_taken(const FlashAddress& data_page, std::function<void()> merged) {
+        (void)data_page;
+        (void)merged;
+    }
     virtual bool wait_for_merge(const FlashAddress& data_page, std::function<void()> resume) {
         (void)data_page;
         (void)resume;

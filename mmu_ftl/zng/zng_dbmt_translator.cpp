@@ -266,6 +266,19 @@ bool ZngDbmtTranslator::wait_for_merge(const flash::FlashAddress& data_page, std
     return true;
 }
 
+void ZngDbmtTranslator::log_page_taken(const flash::FlashAddress& data_page, std::function<void()> merged) {
+    // Paper III-B: "when all the flash pages in a physical log block have been used up,
+    // the GPU helper thread performs garbage collection". With a fill threshold the
+    // block is used up when its plane has taken log_block_pages pages.
+    if (!log_budget_) return;
+    const DataBlockLayout& l = tables_.layout;
+    const PhysicalBlock& pb = tables_.block(l.unit_of(data_page), data_page.block);
+    if (pb.role != PhysicalBlock::Data) return;
+    const uint32_t group = tables_.dbmt.at(pb.owner).group;
+    if (!gc_.merging(group) && log_pages_used(group, l.plane_in_unit(data_page)) >= log_budget_)
+        merge_group(group, std::move(merged));
+}
+
 bool ZngDbmtTranslator::merge_pending(const flash::FlashAddress& data_page) const {
     const DataBlockLayout& l = tables_.layout;
     l.geometry().check(data_page);

@@ -32,6 +32,7 @@ public:
     void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;
     bool forward(flash::FlashAddress& page) override;
     bool wait_for_merge(const flash::FlashAddress& data_page, std::function<void()> resume) override;
+    void log_page_taken(const flash::FlashAddress& data_page, std::function<void()> merged) override;
     bool merge_pending(const flash::FlashAddress& data_page) const override;
     uint32_t open_log_block(const flash::FlashAddress& data_page) const override;
 

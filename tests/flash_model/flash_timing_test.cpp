@@ -207,8 +207,10 @@ TEST(FlashWrites, DecoderRemapsRewrittenPagesAndReadsFindThem) {
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
-// A full log block is merged by the built-in allocator: 8 reads, erase of the data
-// block, 8 programs back, erase of the log block; the parked eviction then resumes.
+// A full log block is merged by the built-in allocator as soon as its last page is
+// taken (paper III-B: GC once "all the flash pages in a physical log block have been used
+// up"): 8 reads, erase of the data block, 8 programs back, erase of the log block; the
+// next eviction takes page 0 of the erased log block.
 TEST(FlashWrites, FullLogBlockIsMergedOnce) {
     Rig rig(small_platform("  write_miss_sense: false\n  dirty_watermark: 1\n", kMesh1x2));
     Requester req(rig);
@@ -219,9 +221,10 @@ TEST(FlashWrites, FullLogBlockIsMergedOnce) {
     };
     for (uint32_t p = 0; p < 8; ++p) write(p);  // evicts pages 0..5 -> log pages 0..5
     write(0);                                    // evicts 6 -> log page 6
-    write(1);                                    // evicts 7 -> log page 7: the log block is full
     EXPECT_EQ(rig.zng().builtin_allocator()->merges(), 0u);
-    write(2);  // evicts (1,0): no free log page -> merge, then log page 0 of the erased block
+    write(1);  // evicts 7 -> log page 7: the log block is full, and merged
+    EXPECT_EQ(rig.zng().builtin_allocator()->merges(), 1u);
+    write(2);  // evicts (1,0) into log page 0 of the erased log block
     EXPECT_EQ(rig.zng().builtin_allocator()->merges(), 1u);
     EXPECT_EQ(rig.sim.stats().value("memory.erases"), 2.0);
     EXPECT_EQ(rig.sim.stats().value("memory.programs"), 8.0 + 8.0 + 1.0);

@@ -135,8 +135,9 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     const uint64_t p0 = rig.paddr(0, 0);  // page 0 of data block 0
     ASSERT_EQ(rig.flash->geometry().decode(p0).block, 0u);
     // Alternating writes to two pages with one register: each write from the second on
-    // evicts the other page. Evictions 1..4 fill log block 1 (pages 0..3); eviction 5
-    // (page 0, by write 6) finds it full, parks and starts the merge.
+    // evicts the other page. Evictions 1..4 fill log block 1 (pages 0..3), and the fourth,
+    // taking its last page, requests the merge (paper III-B: GC once the log block's pages
+    // are used up); eviction 5 (page 0, by write 6) waits for the merge to end.
     WritePacer& w = rig.alternate_writes(req, 6);
     rig.sim.run();
     EXPECT_EQ(req.completed, 6u);
@@ -147,7 +148,8 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     // 0 and log block 1) + the parked eviction into a fresh log block = 9 programs.
     EXPECT_EQ(rig.stat("memory.programs"), 9.0);
     EXPECT_EQ(rig.stat("memory.erases"), 2.0);
-    EXPECT_EQ(rig.stat("translation.writebacks_held"), 0.0);  // the parked page waited for a full log block
+    EXPECT_EQ(rig.stat("translation.writebacks_held"), 1.0);  // eviction 5 waited for its group's merge
+    EXPECT_EQ(rig.stat("memory.evictions_held_for_merge"), 1.0);
     EXPECT_EQ(rig.ftl->gc().pages_moved(), 4u);
     // Least-erased wear levelling: data 0 and log 1 were taken first, the merge moved the
     // data block to fresh block 2, and the parked page opened fresh log block 3.
@@ -161,10 +163,13 @@ TEST(ZngFlashFtl, WritesParkedOnAFullLogBlockFollowTheMergedDataBlock) {
     // Writes are posted: each is answered when the controller has decoded it, 4 cycles
     // of 1 ns after it arrived, whatever its register is doing.
     for (int i = 0; i < 6; ++i) EXPECT_EQ(req.done_at[i], w.issued_at[i] + 4 * kNanosecond) << "write " << i;
-    // The sixth write's data reaches the register only when the parked page 0 has been
-    // programmed after the merge: at least 4 x (tR + tPROG) for the moved pages, 2 x tBERS
-    // and one tPROG = 412 us + 2 ms + 100 us = 2.512 ms; page moves through the port and
-    // network add microseconds, never another tPROG.
+    // The sixth write is issued when the fifth's data is in the register, i.e. when
+    // eviction 4's program has moved into the page buffer; the merge's reads wait for that
+    // program (a merge reads a page's newest copy once the plane's queued programs are
+    // done). Its data reaches the register only when the held page 0 has been programmed
+    // after the merge: at least 4 x (tR + tPROG) for the moved pages, 2 x tBERS and one
+    // tPROG = 412 us + 2 ms + 100 us = 2.512 ms from the end of eviction 4's program; page
+    // moves through the port and network add microseconds, never another tPROG.
     const Tick absorbed = w.absorbed_at[5] - w.issued_at[5];
     EXPECT_GE(absorbed, 2512 * kMicrosecond);
     EXPECT_LT(absorbed, 2612 * kMicrosecond);
@@ -225,8 +230,9 @@ TEST(ZngFlashFtl, ProgramsOfAMergingGroupWaitUntilTheMergeEnds) {
     rig.paddr(0, 4);
     const uint64_t other = rig.paddr(0, 8);
     const flash::FlashAddress b = rig.flash->geometry().decode(other);
-    // The merge starts when eviction 5 finds log block 1 full: after 4 programs of
-    // (transfer + 100 us), so a probe at 1 ms falls inside it (it takes > 2 ms of erases).
+    // The merge is requested when eviction 4 takes the last page of log block 1, after 3
+    // programs of (transfer + 100 us), and reads once the fourth is done, so a probe at
+    // 1 ms falls inside it (it takes > 2 ms of erases).
     MergeProbe in_group(rig.sim, *rig.ftl, a1), outside(rig.sim, *rig.ftl, b);
     rig.sim.schedule(in_group, kMillisecond);
     rig.sim.schedule(outside, kMillisecond);
@@ -239,12 +245,13 @@ TEST(ZngFlashFtl, ProgramsOfAMergingGroupWaitUntilTheMergeEnds) {
     // Resumed when the merge ended: after both erases (2 x tBERS), at the tick the parked
     // eviction was released (the sixth write's data enters the register after that
     // program). The sixth write itself, posted, was answered 4 ns after it was issued,
-    // before the probe (the merge started with that write's eviction, at ~412 us).
+    // before the probe (at ~312 us, when eviction 4's program had started).
     EXPECT_GT(in_group.resumed_at, in_group.asked_at + 2 * kMillisecond);
     EXPECT_LT(in_group.resumed_at, w.absorbed_at[5]);
     EXPECT_EQ(req.done_at[5], w.issued_at[5] + 4 * kNanosecond);
     EXPECT_LT(req.done_at[5], in_group.asked_at);
-    EXPECT_EQ(rig.stat("translation.writebacks_held"), 1.0);
+    // Held: the probe, and eviction 5 (write 6), which found the group merging.
+    EXPECT_EQ(rig.stat("translation.writebacks_held"), 2.0);
 }
 
 TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
@@ -325,17 +332,68 @@ TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
     const uint64_t p0 = rig.paddr(0, 0);
-    rig.alternate_writes(req, 5);
+    rig.alternate_writes(req, 4);
     rig.sim.run();
-    EXPECT_EQ(rig.ftl->gc().merges(), 0u);
-    // 4 evictions (log pages 0..3 = p0, p1, p0, p1): the newest copies of pages 0 and 1
-    // are log pages 2 and 3 of log block 1; pages 2 and 3 were never rewritten. (Merges
-    // read exactly these addresses: see ZngFtl.MergeReadsEveryPageFromItsNewestCopy.)
+    EXPECT_EQ(rig.ftl->gc().merges(), 0u);  // one log page is left
+    // 3 evictions (log pages 0..2 = p0, p1, p0): the newest copies of pages 0 and 1 are
+    // log pages 2 and 1 of log block 1; pages 2 and 3 were never rewritten. (Merges read
+    // exactly these addresses: see ZngFtl.MergeReadsEveryPageFromItsNewestCopy.)
     const flash::FlashAddress d = rig.flash->geometry().decode(p0);
     EXPECT_EQ(rig.flash->newest_copy(d), d.with_block(1).with_page(2));
-    EXPECT_EQ(rig.flash->newest_copy(d.with_page(1)), d.with_block(1).with_page(3));
+    EXPECT_EQ(rig.flash->newest_copy(d.with_page(1)), d.with_block(1).with_page(1));
     EXPECT_EQ(rig.flash->newest_copy(d.with_page(2)), d.with_page(2));
     EXPECT_THROW(rig.flash->newest_copy(d.with_block(16)), SimError);  // beyond the plane's 16 blocks
+}
+
+// The eviction that takes a log block's last page requests its merge (paper III-B:
+// "when all the flash pages in a physical log block have been used up, the GPU helper
+// thread performs garbage collection"), with no later program of the group needed:
+// pages bound for a used-up log block are kept in their registers, so a later program
+// might never come. Five writes: evictions 1..4 fill log block 1; page 0 (write 5) stays
+// dirty in the register. By hand: 4 eviction programs + the merge's 4 reads and 4
+// programs (every page of the block holds data) and 2 erases (data block 0, log block 1).
+TEST(ZngFlashFtl, AUsedUpLogBlockIsMergedWithoutALaterProgram) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p0 = rig.paddr(0, 0);
+    rig.alternate_writes(req, 5);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 5u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    EXPECT_EQ(rig.stat("memory.merges_requested"), 1.0);
+    EXPECT_EQ(rig.stat("memory.programs"), 8.0);
+    EXPECT_EQ(rig.stat("memory.erases"), 2.0);
+    EXPECT_EQ(rig.stat("memory.evictions_held_for_merge"), 0.0);
+    EXPECT_EQ(rig.ftl->gc().pages_moved(), 4u);
+    // The data block moved to fresh block 2 with the newest copies; no log block is open.
+    const flash::FlashAddress moved = rig.flash->geometry().decode(rig.paddr(0, 0));
+    EXPECT_EQ(moved.block, 2u);
+    EXPECT_EQ(rig.flash->newest_copy(moved), moved);
+    EXPECT_EQ(rig.flash->newest_copy(moved.with_page(1)), moved.with_page(1));
+    (void)p0;
+}
+
+// The same with a fill threshold (translation.log_block_pages: 2): the merge is
+// requested by the eviction that takes the plane's second log page. Evictions 1 and 2
+// fill log block 1 and request merge 1; eviction 3 (write 4) waits for it and opens a
+// fresh log block with eviction 4 (write 5), whose second page requests merge 2 at once.
+// By hand: 4 eviction programs, 2 merges x 4 moved pages, 2 x 2 erases.
+TEST(ZngFlashFtl, AFillThresholdRequestsTheMergeWhenReached) {
+    std::string yaml = kOnePlane;
+    const std::string op = "overprovisioning: 0.5";
+    yaml.replace(yaml.find(op), op.size(), "overprovisioning: 0.5, log_block_pages: 2");
+    FlashFtlRig rig(yaml);
+    PortRequester req(rig.sim, rig.backend->port(0));
+    rig.alternate_writes(req, 5);
+    rig.sim.run();
+    EXPECT_EQ(req.completed, 5u);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    EXPECT_EQ(rig.ftl->gc().merges(), 2u);
+    EXPECT_EQ(rig.stat("memory.programs"), 12.0);
+    EXPECT_EQ(rig.stat("memory.erases"), 4.0);
+    EXPECT_EQ(rig.stat("translation.writebacks_held"), 1.0);  // eviction 3
+    EXPECT_EQ(rig.ftl->gc().pages_moved(), 8u);
 }
 
 }  // namespace
