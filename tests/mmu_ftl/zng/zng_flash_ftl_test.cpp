@@ -355,7 +355,6 @@ TEST(ZngFlashFtl, NewestCopyIsTheLogPageTheRowDecoderMaps) {
 TEST(ZngFlashFtl, AUsedUpLogBlockIsMergedWithoutALaterProgram) {
     FlashFtlRig rig;
     PortRequester req(rig.sim, rig.backend->port(0));
-    const uint64_t p0 = rig.paddr(0, 0);
     rig.alternate_writes(req, 5);
     rig.sim.run();
     EXPECT_EQ(req.completed, 5u);
@@ -371,7 +370,6 @@ TEST(ZngFlashFtl, AUsedUpLogBlockIsMergedWithoutALaterProgram) {
     EXPECT_EQ(moved.block, 2u);
     EXPECT_EQ(rig.flash->newest_copy(moved), moved);
     EXPECT_EQ(rig.flash->newest_copy(moved.with_page(1)), moved.with_page(1));
-    (void)p0;
 }
 
 // The same with a fill threshold (translation.log_block_pages: 2): the merge is
