@@ -212,9 +212,9 @@ bool Gpu::quiescent() const {
 }
 
 void Gpu::drain_check() {
-    // Write-backs evicted late may still be on their way to memory, and posted stores
-    // may wait in the back end (behind a merge, say): let them land, so the run ends
-    // with nothing in flight.
+    // Write-backs evicted late may still be on their way to memory, and the back end may
+    // still run work of its own (a merge): let them end, so the run ends with nothing in
+    // flight.
     if (!quiescent()) {
         sim_.schedule(drain_ev_, clock_.edge_after(sim_.now(), 64));
         return;

@@ -65,9 +65,10 @@ public:
     void start();
     // Every application finished and the memory hierarchy drained.
     bool finished() const { return done_; }
-    // What is behind the L2 has answered every request it accepted. Stores are posted
-    // (acknowledged when an L2 bank hands them on), so the GPU side can be idle while
-    // the back end still holds them: the run ends only when this says so too.
+    // What is behind the L2 has nothing left in flight. A back end may go on working
+    // after the GPU side is idle (a flash back end's garbage-collection merge, requested
+    // by a late program, runs as firmware operations): the run ends only when this says
+    // so too.
     void set_backend_drained(std::function<bool()> drained) { backend_drained_ = std::move(drained); }
     ProgressInfo progress() const;
     std::vector<AppResult> results() const;

@@ -84,8 +84,8 @@ TEST(EndToEnd, BackPressureFromMemoryStillCompletesEverything) {
 }
 
 TEST(EndToEnd, TheRunEndsWhenTheBackEndHasFinishedWorkItAlreadyAnswered) {
-    // The back end goes on 5000 cycles after each answer (a program behind a posted
-    // write, a merge): the GPU side is idle soon after the last answer, but the run
+    // The back end goes on 5000 cycles after each answer (as a flash back end runs a
+    // merge a write requested): the GPU side is idle soon after the last answer, but the run
     // ends only at the first drain check (every 64 GPU cycles) after that work is done.
     // The applications' cycles, hence IPC, do not depend on it.
     struct End {

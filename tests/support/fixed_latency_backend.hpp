@@ -2,8 +2,8 @@
 // number of GPU cycles after it arrives, so latencies through the GPU can be computed
 // by hand. Optionally refuses requests beyond `max_outstanding` per port, to exercise
 // the L2's back-pressure path, and optionally keeps working on each request for a while
-// after answering it (as a flash back end programs a posted write), to exercise the end
-// of a run.
+// after answering it (as a flash back end runs a merge a write requested), to exercise
+// the end of a run.
 #pragma once
 #include <cstdint>
 #include <memory>
