@@ -126,9 +126,10 @@ void GcHelperThread::start_next() {
     active_since_ = p.since;
     const LogGroup& g = tables_.lbmt.group(p.group);
     active_app_ = g.app;
+    members_.clear();  // no plane of this merge is moved yet (forward() may be asked during the flush)
+    chains_.clear();
     if (flush_) flush_(g.app);
     shoot_down_app(g.app);  // from now on every translation of the owner is held
-    members_.clear();
     for (uint32_t i = 0; i < g.members; ++i) {
         uint32_t lbn = tables_.lbmt.member(p.group, i);
         const DbmtEntry& e = tables_.dbmt.at(lbn);
@@ -168,6 +169,30 @@ void GcHelperThread::next_page(Chain& c, uint32_t plane) {
             }
     c.member = 0;
     c.step = Step::EraseData;  // a merged group has at least one member
+    move_plane(plane);
+}
+
+void GcHelperThread::move_plane(uint32_t plane) {
+    const LogGroup& g = tables_.lbmt.group(active_);
+    const DataBlockLayout& l = tables_.layout;
+    for (const Member& m : members_)
+        tables_.flash->block_moved(l.block_address(g.unit, plane, m.old_block),
+                                   l.block_address(g.unit, plane, m.new_block));
+    chains_[plane].moved = true;
+}
+
+bool GcHelperThread::forward(flash::FlashAddress& page) const {
+    if (active_ == kIdle) return false;
+    const DataBlockLayout& l = tables_.layout;
+    if (chains_.empty() || l.unit_of(page) != tables_.lbmt.group(active_).unit ||
+        !chains_[l.plane_in_unit(page)].moved)
+        return false;
+    for (const Member& m : members_)
+        if (m.old_block == page.block) {
+            page.block = m.new_block;
+            return true;
+        }
+    return false;
 }
 
 void GcHelperThread::issue(uint32_t plane) {
@@ -232,10 +257,7 @@ void GcHelperThread::on_op_done(uint32_t plane) {
 void GcHelperThread::finish() {
     const uint32_t group = active_;
     LogGroup& g = tables_.lbmt.group(group);
-    const DataBlockLayout& l = tables_.layout;
-    for (const Member& m : members_) {
-        for (uint32_t p = 0; p < l.span(); ++p)
-            tables_.flash->block_moved(l.block_address(g.unit, p, m.old_block), l.block_address(g.unit, p, m.new_block));
+    for (const Member& m : members_) {  // each plane's blocks were moved when its copies ended
         DbmtEntry& e = tables_.dbmt.at(m.lbn);
         e.pdbn = m.new_block;
         e.plbn = DataBlockMappingTable::kNoBlock;

@@ -246,7 +246,7 @@ bool ZngDbmtTranslator::forward(flash::FlashAddress& page) {
     const DataBlockLayout& l = tables_.layout;
     l.geometry().check(page);
     const PhysicalBlock& pb = tables_.block(l.unit_of(page), page.block);
-    if (pb.role != PhysicalBlock::Free || pb.moved_to == UINT32_MAX) return false;
+    if (pb.role != PhysicalBlock::Free || pb.moved_to == UINT32_MAX) return gc_.forward(page);
     page.block = tables_.dbmt.at(pb.moved_to).pdbn;
     return true;
 }

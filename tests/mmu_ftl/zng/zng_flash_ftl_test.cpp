@@ -206,6 +206,53 @@ TEST(ZngFlashFtl, WritebackToARetiredAddressFollowsTheMovedBlock) {
     EXPECT_EQ(rig.ftl->gc().merges(), 1u);
 }
 
+// Issues a read of `paddr` the first time the flash model has started an erase (polled
+// every microsecond).
+struct ReadAtFirstErase final : Event {
+    ReadAtFirstErase(Simulator& s, PortRequester& r, uint64_t a) : Event("read-at-erase"), sim(s), req(r), paddr(a) {}
+    void process() override {
+        if (sim.stats().value("memory.erases") == 0.0) return sim.schedule(*this, sim.now() + kMicrosecond);
+        issued_at = sim.now();
+        index = req.issue(0, paddr, 128, MemOp::Read);
+    }
+    Simulator& sim;
+    PortRequester& req;
+    uint64_t paddr;
+    Tick issued_at = 0;
+    size_t index = 0;
+};
+
+// A read still naming the merged data block that reaches the flash model once the
+// merge's copies of its plane are done, while the old block is being erased: it is
+// forwarded to the new block (which holds every page by then) and waits for the plane's
+// erase, instead of sensing the erased old block after it. By hand: the merge's first
+// erase (data block 0) runs for tBERS from just before the read is issued; the read
+// senses next (the plane alternates firmware and demand operations), before the log
+// block's erase, so it is answered within one tBERS of the erase, plus tR and transfers.
+// It reads page 2, which no write touched (pages 0 and 1 have a register whose program
+// waits for the merge's end, and a read of them waits for that register), and is sensed
+// into the page buffer (reads_keep_pages: false, as zng-base), so it passes write 6,
+// which waits in the plane's queue for that register.
+TEST(ZngFlashFtl, AReadOfABlockBeingErasedFollowsItsCopiedPages) {
+    std::string yaml = kOnePlane;
+    yaml.insert(yaml.find("  write_miss_sense"), "  reads_keep_pages: false\n");
+    FlashFtlRig rig(yaml);
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const uint64_t p2 = rig.paddr(0, 2);
+    ReadAtFirstErase reader(rig.sim, req, p2);
+    rig.sim.schedule(reader, 0);
+    rig.alternate_writes(req, 6);
+    rig.sim.run();
+    ASSERT_EQ(rig.ftl->gc().merges(), 1u);
+    ASSERT_NE(reader.issued_at, 0u);
+    EXPECT_EQ(rig.stat("memory.forwarded_requests"), 1.0);
+    EXPECT_EQ(rig.stat("memory.reads_of_erased_pages"), 0.0);
+    const Tick done = req.done_at.at(reader.index);
+    EXPECT_GT(done, reader.issued_at + kMillisecond - kMicrosecond);
+    EXPECT_LT(done, reader.issued_at + kMillisecond + 10 * kMicrosecond);
+    EXPECT_EQ(rig.backend->in_flight(), 0u);
+}
+
 // Asks the FTL, at a given tick, whether a program of `page` must wait for a merge.
 struct MergeProbe final : Event {
     MergeProbe(Simulator& s, ZngDbmtTranslator& f, flash::FlashAddress p) : Event("probe"), sim(s), ftl(f), page(p) {}
