@@ -416,7 +416,9 @@ bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
     for (uint32_t q = first; q < first + per_die; ++q) {
         if (!planes_[q].busy) continue;
         if (!sh_.spec.multi_plane) return false;
-        if (op == ArrayOp::Erase || planes_[q].running != op) return false;  // erases run alone on their die
+        // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
+        // planes of a die run operations of one kind together, erases included, one block per plane.
+        if (planes_[q].running != op) return false;
     }
     return true;
 }

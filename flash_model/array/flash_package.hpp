@@ -34,7 +34,7 @@
 //    stores merge only while their page waits for its program;
 //  - firmware read / program / erase: exact addresses, through the plane's page buffer.
 // Array operations of a plane run one at a time; planes of a die overlap when
-// multi_plane allows (operations of one kind only), else the die runs one at a time.
+// multi_plane allows (operations of one kind only, erases included), else the die runs one at a time.
 // An I/O port moves one transfer at a time: command_cycles + ceil(bytes / width) cycles
 // at the interface rate (skipped when the network is the I/O bus itself).
 #pragma once

@@ -85,6 +85,53 @@ TEST(FlashTiming, WithoutMultiPlaneTheDieSerialisesSenses) {
         EXPECT_EQ(done[i], (i + 1) * 3 * kMicrosecond + (7 + 519 + 515) * kCycle) << "plane " << i;
 }
 
+// Erases block 5 of each of the eight planes of channel 1's first die, submitted at t = 0,
+// and runs the simulation; the completion time of each.
+std::vector<Tick> erase_one_block_per_plane(Rig& rig) {
+    std::vector<Tick> done(8, 0);
+    for (uint32_t p = 0; p < 8; ++p)
+        rig.zng().submit({FlashOp::Erase, FlashAddress{1, 0, 0, p, 5, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
+    rig.sim.run();
+    return done;
+}
+
+// Multi-plane block erase (ONFI 60h-D1h ... 60h-D0h), ONE I/O port: erase commands arrive
+// at cycle 7 + i and take the port 7 command cycles each, so erase i starts at
+// 7 + 7 (i + 1) cycles; the eight tBERS overlap and each 1-flit acknowledgement takes
+// 1 hop x 2 + 1 = 3 cycles: erase i is done at tBERS + (7 + 7 (i + 1) + 3) cycles.
+TEST(FlashTiming, PlanesOfADieEraseTogether) {
+    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/1));
+    const std::vector<Tick> done = erase_one_block_per_plane(rig);
+    for (uint32_t i = 0; i < 8; ++i)
+        EXPECT_EQ(done[i], kMillisecond + (7 + 7 * (i + 1) + 3) * kCycle) << "plane " << i;
+    EXPECT_EQ(rig.sim.stats().value("memory.erases"), 8.0);
+}
+
+// Without multi-plane operation each erase waits for the one before: the port is long
+// free, so erase i is done at (i + 1) x tBERS + (7 + 7 + 3) cycles.
+TEST(FlashTiming, WithoutMultiPlaneTheDieErasesOneBlockAtATime) {
+    Rig rig(small_platform("  multi_plane: false\n", kMesh1x2, /*io_ports=*/1));
+    const std::vector<Tick> done = erase_one_block_per_plane(rig);
+    for (uint32_t i = 0; i < 8; ++i)
+        EXPECT_EQ(done[i], (i + 1) * kMillisecond + (7 + 7 + 3) * kCycle) << "plane " << i;
+}
+
+// Operations of different kinds still exclude each other on a die: plane 0's erase starts
+// at cycle 7 + 7 = 14; a firmware read of plane 1 submitted at 100 us waits for it, senses
+// from tBERS + 14 cycles, then takes the port (519 cycles) and the data message (515):
+// done at tBERS + tR + (14 + 519 + 515) cycles.
+TEST(FlashTiming, AReadWaitsForAnEraseOnItsDie) {
+    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/1));
+    Tick erased = 0, read = 0;
+    rig.zng().submit({FlashOp::Erase, FlashAddress{1, 0, 0, 0, 5, 0}, 0, [&] { erased = rig.sim.now(); }});
+    testing::Probe later(rig.sim, 100 * kMicrosecond, [&] {
+        rig.zng().submit({FlashOp::Read, FlashAddress{1, 0, 0, 1, 0, 0}, 0, [&] { read = rig.sim.now(); }});
+    });
+    rig.sim.run();
+    EXPECT_EQ(erased, kMillisecond + (14 + 3) * kCycle);
+    EXPECT_EQ(read, kMillisecond + 3 * kMicrosecond + (14 + 519 + 515) * kCycle);
+}
+
 // A 4 KiB demand read is one transaction all the way (the paper-preset mesh: 512 B
 // packets, 10 ns decoder search): one controller slot (a second read waits when
 // queue_depth is 1), one command (1 flit), one sense of tR + 8 cycles of decoder search,
