@@ -136,6 +136,12 @@ void GcHelperThread::start_next() {
         // Destinations are chosen now by the wear-levelling policy (all planes of a data
         // block share one block number, so the choice is made once per data block).
         members_.push_back({lbn, e.pdbn, tables_.take_erased_block(g.unit), e.vbn, e.app});
+        // The new block is the member's from now on: once a plane's pages are copied, a
+        // register holding a page of the old block follows it there, and its program must
+        // find the group (and wait for the merge's end) as it would for the old block.
+        PhysicalBlock& nb = tables_.block(g.unit, members_.back().new_block);
+        nb.role = PhysicalBlock::Data;
+        nb.owner = lbn;
     }
     const uint32_t span = tables_.layout.span();
     chains_.assign(span, Chain{});
@@ -261,10 +267,7 @@ void GcHelperThread::finish() {
         DbmtEntry& e = tables_.dbmt.at(m.lbn);
         e.pdbn = m.new_block;
         e.plbn = DataBlockMappingTable::kNoBlock;
-        PhysicalBlock& nb = tables_.block(g.unit, m.new_block);
-        nb.role = PhysicalBlock::Data;
-        nb.owner = m.lbn;
-        nb.held_data = true;
+        tables_.block(g.unit, m.new_block).held_data = true;
         ++tables_.block(g.unit, m.old_block).erases;
         tables_.release_block(g.unit, m.old_block);
         tables_.block(g.unit, m.old_block).moved_to = m.lbn;

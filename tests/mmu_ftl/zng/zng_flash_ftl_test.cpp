@@ -253,6 +253,40 @@ TEST(ZngFlashFtl, AReadOfABlockBeingErasedFollowsItsCopiedPages) {
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
+// Polls every microsecond until the flash model has started an erase, then asks the FTL
+// whether a program of page 0 of block 2 (data block 0's new home) must wait.
+struct ProbeNewBlockAtFirstErase final : Event {
+    ProbeNewBlockAtFirstErase(Simulator& s, ZngDbmtTranslator& f, flash::FlashAddress p)
+        : Event("probe-at-erase"), sim(s), ftl(f), page(p) {}
+    void process() override {
+        if (sim.stats().value("memory.erases") == 0.0) return sim.schedule(*this, sim.now() + kMicrosecond);
+        asked_at = sim.now();
+        held = ftl.wait_for_merge(page, [this] { resumed_at = sim.now(); });
+    }
+    Simulator& sim;
+    ZngDbmtTranslator& ftl;
+    flash::FlashAddress page;
+    bool held = false;
+    Tick asked_at = 0, resumed_at = 0;
+};
+
+// Once a plane's pages are copied, a register holding a page of the old block follows it
+// to the new block; a program of it then names the new block, which must belong to the
+// merging group (held until the merge's end) and not be an unknown block.
+TEST(ZngFlashFtl, AProgramOfTheNewBlockDuringItsMergeWaitsForTheMerge) {
+    FlashFtlRig rig;
+    PortRequester req(rig.sim, rig.backend->port(0));
+    const flash::FlashAddress moved = rig.flash->geometry().decode(rig.paddr(0, 0)).with_block(2);
+    ProbeNewBlockAtFirstErase probe(rig.sim, *rig.ftl, moved);
+    rig.sim.schedule(probe, 0);
+    rig.alternate_writes(req, 6);
+    rig.sim.run();
+    ASSERT_EQ(rig.ftl->gc().merges(), 1u);
+    ASSERT_NE(probe.asked_at, 0u);
+    EXPECT_TRUE(probe.held);
+    EXPECT_GT(probe.resumed_at, probe.asked_at);  // released when the merge ended
+}
+
 // Asks the FTL, at a given tick, whether a program of `page` must wait for a merge.
 struct MergeProbe final : Event {
     MergeProbe(Simulator& s, ZngDbmtTranslator& f, flash::FlashAddress p) : Event("probe"), sim(s), ftl(f), page(p) {}
