@@ -21,27 +21,6 @@ uint32_t LogPageMappingTable::append(uint32_t data_block, uint32_t page) {
     return slot;
 }
 
-void LogPageMappingTable::rename_data_block(uint32_t from, uint32_t to) {
-    size_t f = 0;
-    while (f < data_blocks_.size() && data_blocks_[f] != from) ++f;
-    if (f == data_blocks_.size() || from == to) return;
-    size_t t = 0;
-    while (t < data_blocks_.size() && data_blocks_[t] != to) ++t;
-    if (t == data_blocks_.size()) {
-        data_blocks_[f] = to;
-        return;
-    }
-    // `to` has pages here already: from's copies overwrite them, as a re-keyed entry would.
-    for (uint32_t p = 0; p < capacity_; ++p) {
-        const uint32_t lp = log_page_[f][p];
-        if (lp == kNone) continue;
-        if (log_page_[t][p] != kNone) --entries_;
-        log_page_[t][p] = lp;
-    }
-    data_blocks_.erase(data_blocks_.begin() + static_cast<std::ptrdiff_t>(f));
-    log_page_.erase(log_page_.begin() + static_cast<std::ptrdiff_t>(f));
-}
-
 uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_block, uint32_t page) {
     if (log_block == data_block)
         throw SimError(fmt::format("row decoder: data block {} cannot be its own log block", data_block));
@@ -84,12 +63,8 @@ void ProgrammableRowDecoder::erase_block(uint32_t block) {
 }
 
 void ProgrammableRowDecoder::move_data_block(uint32_t from, uint32_t to) {
-    if (from >= binding_.size() || binding_[from] == kUnbound) return;
-    const uint32_t log = binding_[from];
-    binding_[from] = kUnbound;
-    if (binding_.size() <= to) binding_.resize(size_t{to} + 1, kUnbound);
-    binding_[to] = log;
-    tables_[log]->rename_data_block(from, to);
+    (void)to;  // holds every page's newest copy: reads of it activate its own pages
+    if (from < binding_.size()) binding_[from] = kUnbound;
 }
 
 }  // namespace zng::flash

@@ -38,8 +38,6 @@ public:
     uint32_t append(uint32_t data_block, uint32_t page);
     // Data blocks with at least one page in this log block.
     const std::vector<uint32_t>& data_blocks() const { return data_blocks_; }
-    // Re-keys the entries of data block `from` to `to` (the FTL moved the data block).
-    void rename_data_block(uint32_t from, uint32_t to);
 
 private:
     static constexpr uint32_t kNone = UINT32_MAX;
@@ -78,7 +76,9 @@ public:
     uint32_t program_log(uint32_t log_block, uint32_t data_block, uint32_t page);
     // The log block was erased: its table and the bindings to it vanish.
     void erase_block(uint32_t block);
-    // The FTL moved data block `from` to `to`.
+    // The FTL copied the newest copy of every page of data block `from` into `to`: the
+    // log pages `from` is bound to are superseded (reads of `to` activate its own pages,
+    // and `to`'s writes may take a new log block before the old one is erased).
     void move_data_block(uint32_t from, uint32_t to);
 
     size_t log_blocks() const { return log_blocks_; }

@@ -143,9 +143,11 @@ void GcHelperThread::start_next() {
         nb.role = PhysicalBlock::Data;
         nb.owner = lbn;
     }
+    old_log_ = g.plbn;
     const uint32_t span = tables_.layout.span();
     chains_.assign(span, Chain{});
     chains_running_ = span;
+    copies_running_ = span;
     for (uint32_t plane = 0; plane < span; ++plane) {
         next_page(chains_[plane], plane);
         issue(plane);
@@ -185,6 +187,7 @@ void GcHelperThread::move_plane(uint32_t plane) {
         tables_.flash->block_moved(l.block_address(g.unit, plane, m.old_block),
                                    l.block_address(g.unit, plane, m.new_block));
     chains_[plane].moved = true;
+    if (--copies_running_ == 0) switch_over();
 }
 
 bool GcHelperThread::forward(flash::FlashAddress& page) const {
@@ -229,7 +232,7 @@ void GcHelperThread::issue(uint32_t plane) {
             break;
         case Step::EraseLog:
             op.kind = flash::FlashOp::Erase;
-            op.addr = l.block_address(g.unit, plane, g.plbn);
+            op.addr = l.block_address(g.unit, plane, old_log_);
             ++erases_;
             break;
         case Step::Done: return;
@@ -247,8 +250,7 @@ void GcHelperThread::on_op_done(uint32_t plane) {
             next_page(c, plane);
             break;
         case Step::EraseData:
-            if (++c.member == n)
-                c.step = tables_.lbmt.group(active_).plbn != UINT32_MAX ? Step::EraseLog : Step::Done;
+            if (++c.member == n) c.step = old_log_ != UINT32_MAX ? Step::EraseLog : Step::Done;
             break;
         case Step::EraseLog: c.step = Step::Done; break;
         case Step::Done: throw SimError("ZnG GC: completion for a finished plane");
@@ -256,11 +258,11 @@ void GcHelperThread::on_op_done(uint32_t plane) {
     if (c.step != Step::Done) {
         issue(plane);
     } else if (--chains_running_ == 0) {
-        finish();
+        retire();
     }
 }
 
-void GcHelperThread::finish() {
+void GcHelperThread::switch_over() {
     const uint32_t group = active_;
     LogGroup& g = tables_.lbmt.group(group);
     for (const Member& m : members_) {  // each plane's blocks were moved when its copies ended
@@ -268,21 +270,24 @@ void GcHelperThread::finish() {
         e.pdbn = m.new_block;
         e.plbn = DataBlockMappingTable::kNoBlock;
         tables_.block(g.unit, m.new_block).held_data = true;
-        ++tables_.block(g.unit, m.old_block).erases;
-        tables_.release_block(g.unit, m.old_block);
-        tables_.block(g.unit, m.old_block).moved_to = m.lbn;
+        // Retired: requests still naming it are forwarded; it returns to the pool once erased.
+        PhysicalBlock& ob = tables_.block(g.unit, m.old_block);
+        ob.role = PhysicalBlock::Free;
+        ob.owner = UINT32_MAX;
+        ob.moved_to = m.lbn;
     }
     if (g.plbn != UINT32_MAX) {
-        ++tables_.block(g.unit, g.plbn).erases;
-        tables_.release_block(g.unit, g.plbn);
+        PhysicalBlock& lb = tables_.block(g.unit, g.plbn);
+        lb.role = PhysicalBlock::Free;
+        lb.owner = UINT32_MAX;
         g.plbn = UINT32_MAX;  // the next rewrite opens a fresh log block
     }
     g.merging = false;
+    switched_ = true;
     ++merges_;
     const Tick held_for = sim_.now() - active_since_;
     merge_time_.sample(static_cast<double>(held_for) / kNanosecond);
     app_blocked(g.app) += held_for;
-    active_ = kIdle;
 
     // Writes parked by the flash model, then the owner's held translations, resume.
     std::vector<Completion> ready;
@@ -296,10 +301,25 @@ void GcHelperThread::finish() {
     std::move(psplit, parked_.end(), std::back_inserter(wake));
     parked_.erase(psplit, parked_.end());
 
-    start_next();
     for (auto& c : ready)
         if (c.done) c.done();
     for (auto& p : wake) release_(p.app, p.vpn, p.done);
+}
+
+void GcHelperThread::retire() {
+    const uint32_t unit = tables_.lbmt.group(active_).unit;
+    for (const Member& m : members_) {
+        ++tables_.block(unit, m.old_block).erases;
+        tables_.release_block(unit, m.old_block);
+    }
+    if (old_log_ != UINT32_MAX) {
+        ++tables_.block(unit, old_log_).erases;
+        tables_.release_block(unit, old_log_);
+    }
+    active_ = kIdle;
+    switched_ = false;
+    old_log_ = UINT32_MAX;
+    start_next();
 }
 
 }  // namespace zng::ftl

@@ -77,12 +77,14 @@ Setup make_setup(const Params& p, const TranslatorContext& ctx) {
     const uint32_t user = static_cast<uint32_t>(std::floor(blocks * (1.0 - op)));
     if (user == 0) p.fail(kOverprovisioning.key(), fmt::format("{} leaves no user block of the {} per unit", op, blocks));
     // Worst case: every user block written, so every group owns a log block, while one
-    // merge holds a destination for each member of its group.
-    const uint64_t needed = (user + group - 1) / group + group;
+    // merge holds a destination for each member of its group, and the merged group's old
+    // log block awaits its erase after the group has opened a new one.
+    const uint64_t needed = (user + group - 1) / group + group + 1;
     if (blocks - user < needed)
         p.fail(kOverprovisioning.key(),
                fmt::format("{} leaves {} spare blocks per unit ({} blocks, {} for data); log_group_size {} needs "
-                           "ceil({}/{}) + {} = {} (a log block per group plus the destinations of one merge)",
+                           "ceil({}/{}) + {} + 1 = {} (a log block per group, the destinations of one merge and "
+                           "the log block it erases)",
                            op, blocks - user, blocks, user, group, user, group, group, needed));
     auto pool = wear_leveling_slot().create(p[kWearLeveling], p.path() + "." + kWearLeveling.key(), "least_erased",
                                             layout->units(), blocks);

@@ -32,17 +32,23 @@ TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
     EXPECT_THROW(d.program_log(12, 9, 2), SimError);
     // Writes of block 7 may not move to another log block while block 12 holds its pages.
     EXPECT_THROW(d.program_log(13, 7, 0), SimError);
-    // Moving a data block renames its entries.
+    // Moving a data block (a merge copied every newest page into block 20) drops its
+    // bindings: reads of either activate their own pages, and block 20's writes may take
+    // another log block while block 12 still awaits its erase.
     d.move_data_block(7, 20);
-    EXPECT_EQ(d.resolve(20, 2).page, 2u);
-    EXPECT_FALSE(d.resolve(7, 2).log_hit);
-    d.erase_block(12);
     EXPECT_FALSE(d.resolve(20, 2).log_hit);
+    EXPECT_FALSE(d.resolve(7, 2).log_hit);
+    EXPECT_EQ(d.program_log(13, 20, 2), 0u);
+    EXPECT_TRUE(d.resolve(20, 2).log_hit);
+    EXPECT_EQ(d.resolve(9, 0).page, 1u);  // block 12's other data block keeps its pages
+    d.erase_block(12);
+    EXPECT_FALSE(d.resolve(9, 0).log_hit);
+    EXPECT_EQ(d.resolve(20, 2).block, 13u);  // its new log block is untouched
     EXPECT_FALSE(d.log_full(12));
-    EXPECT_EQ(d.log_blocks(), 0u);
+    EXPECT_EQ(d.log_blocks(), 1u);
 }
 
-TEST(LogPageMappingTable, CountsDistinctPagesAndMergesARenameIntoABlockItAlreadyMaps) {
+TEST(LogPageMappingTable, CountsDistinctPagesAndKeepsTheNewestCopy) {
     LogPageMappingTable t(8);
     EXPECT_EQ(t.append(3, 5), 0u);
     EXPECT_EQ(t.append(3, 5), 1u);  // a rewrite supersedes log page 0
@@ -53,14 +59,7 @@ TEST(LogPageMappingTable, CountsDistinctPagesAndMergesARenameIntoABlockItAlready
     EXPECT_EQ(t.find(3, 5), std::optional<uint32_t>(1));
     EXPECT_EQ(t.find(3, 6), std::nullopt);
     EXPECT_EQ(t.find(9, 5), std::nullopt);
-    // Block 3 renamed onto block 4: 3's copy of page 5 (log page 1) replaces 4's (log
-    // page 2); page 6 keeps 4's; block 3 is gone.
-    t.rename_data_block(3, 4);
-    EXPECT_EQ(t.find(4, 5), std::optional<uint32_t>(1));
-    EXPECT_EQ(t.find(4, 6), std::optional<uint32_t>(3));
-    EXPECT_EQ(t.find(3, 5), std::nullopt);
-    EXPECT_EQ(t.entries(), 2u);
-    EXPECT_EQ(t.data_blocks(), std::vector<uint32_t>{4});
+    EXPECT_EQ(t.data_blocks(), (std::vector<uint32_t>{3, 4}));
 }
 
 }  // namespace

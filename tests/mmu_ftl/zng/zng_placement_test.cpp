@@ -89,7 +89,7 @@ TEST(ZngPlacement, OneApplicationKeepsTheGeometryInterleaving) {
     }
 }
 
-// OP 0.5 -> 8 user blocks per unit; group size 2 needs ceil(8/2) + 2 = 6 <= 8 spares.
+// OP 0.5 -> 8 user blocks per unit; group size 2 needs ceil(8/2) + 2 + 1 = 7 <= 8 spares.
 std::string small_ftl(const std::string& placement) {
     return std::string(kSmallFlash) +
            "translation: {type: zng_dbmt, log_group_size: 2, overprovisioning: 0.5, placement: " + placement + "}\n";
