@@ -53,15 +53,18 @@ TEST(FlashTiming, OneProgramIsTransferPlusTProg) {
     EXPECT_EQ(rig.backend->medium_bytes_written(), 4096u);
 }
 
-// Reads page 0 of each of the eight planes of channel 1's first die at t = 0 and runs
-// the simulation; the completion time of each.
-std::vector<Tick> read_one_page_per_plane(Rig& rig) {
+// Submits one firmware operation of `kind` on block `block` (page 0) of each of the eight
+// planes of channel 1's first die at t = 0 and runs the simulation; the completion time
+// of each.
+std::vector<Tick> one_op_per_plane(Rig& rig, FlashOp::Kind kind, uint32_t block) {
     std::vector<Tick> done(8, 0);
     for (uint32_t p = 0; p < 8; ++p)
-        rig.zng().submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
+        rig.zng().submit({kind, FlashAddress{1, 0, 0, p, block, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
     rig.sim.run();
     return done;
 }
+std::vector<Tick> read_one_page_per_plane(Rig& rig) { return one_op_per_plane(rig, FlashOp::Read, 0); }
+std::vector<Tick> erase_one_block_per_plane(Rig& rig) { return one_op_per_plane(rig, FlashOp::Erase, 5); }
 
 // Eight reads, one per plane of a die, with ONE I/O port: the commands leave the
 // controller one cycle apart (command i arrives at cycle 7 + i), the eight senses
@@ -83,16 +86,6 @@ TEST(FlashTiming, WithoutMultiPlaneTheDieSerialisesSenses) {
     const std::vector<Tick> done = read_one_page_per_plane(rig);
     for (uint32_t i = 0; i < 8; ++i)
         EXPECT_EQ(done[i], (i + 1) * 3 * kMicrosecond + (7 + 519 + 515) * kCycle) << "plane " << i;
-}
-
-// Erases block 5 of each of the eight planes of channel 1's first die, submitted at t = 0,
-// and runs the simulation; the completion time of each.
-std::vector<Tick> erase_one_block_per_plane(Rig& rig) {
-    std::vector<Tick> done(8, 0);
-    for (uint32_t p = 0; p < 8; ++p)
-        rig.zng().submit({FlashOp::Erase, FlashAddress{1, 0, 0, p, 5, 0}, 0, [&, p] { done[p] = rig.sim.now(); }});
-    rig.sim.run();
-    return done;
 }
 
 // Multi-plane block erase (ONFI 60h-D1h ... 60h-D0h), ONE I/O port: erase commands arrive
