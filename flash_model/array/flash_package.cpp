@@ -737,7 +737,7 @@ void FlashPackage::block_erased_externally(uint32_t plane, uint32_t block) {
 
 void FlashPackage::block_moved(uint32_t plane, uint32_t from, uint32_t to) {
     planes_[plane].buffer_valid = false;
-    decoders_[plane].move_data_block(from, to);
+    decoders_[plane].drop_data_block(from);
     regs_.move_block(plane, from, to);
 }
 

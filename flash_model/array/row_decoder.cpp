@@ -62,8 +62,7 @@ void ProgrammableRowDecoder::erase_block(uint32_t block) {
     if (block < full_.size()) full_[block] = 0;
 }
 
-void ProgrammableRowDecoder::move_data_block(uint32_t from, uint32_t to) {
-    (void)to;  // holds every page's newest copy: reads of it activate its own pages
+void ProgrammableRowDecoder::drop_data_block(uint32_t from) {
     if (from < binding_.size()) binding_[from] = kUnbound;
 }
 

@@ -76,10 +76,11 @@ public:
     uint32_t program_log(uint32_t log_block, uint32_t data_block, uint32_t page);
     // The log block was erased: its table and the bindings to it vanish.
     void erase_block(uint32_t block);
-    // The FTL copied the newest copy of every page of data block `from` into `to`: the
-    // log pages `from` is bound to are superseded (reads of `to` activate its own pages,
-    // and `to`'s writes may take a new log block before the old one is erased).
-    void move_data_block(uint32_t from, uint32_t to);
+    // The FTL copied the newest copy of every page of data block `from` into another
+    // block: the log pages `from` is bound to are superseded (reads of the new block
+    // activate its own pages, and its writes may take a new log block before the old one
+    // is erased).
+    void drop_data_block(uint32_t from);
 
     size_t log_blocks() const { return log_blocks_; }
     const LogPageMappingTable* table(uint32_t log_block) const {

@@ -270,16 +270,12 @@ void GcHelperThread::switch_over() {
         e.pdbn = m.new_block;
         e.plbn = DataBlockMappingTable::kNoBlock;
         tables_.block(g.unit, m.new_block).held_data = true;
-        // Retired: requests still naming it are forwarded; it returns to the pool once erased.
-        PhysicalBlock& ob = tables_.block(g.unit, m.old_block);
-        ob.role = PhysicalBlock::Free;
-        ob.owner = UINT32_MAX;
-        ob.moved_to = m.lbn;
+        // Requests still naming the old block are forwarded; it returns to the pool once erased.
+        tables_.retire_block(g.unit, m.old_block);
+        tables_.block(g.unit, m.old_block).moved_to = m.lbn;
     }
     if (g.plbn != UINT32_MAX) {
-        PhysicalBlock& lb = tables_.block(g.unit, g.plbn);
-        lb.role = PhysicalBlock::Free;
-        lb.owner = UINT32_MAX;
+        tables_.retire_block(g.unit, g.plbn);
         g.plbn = UINT32_MAX;  // the next rewrite opens a fresh log block
     }
     g.merging = false;
@@ -308,14 +304,8 @@ void GcHelperThread::switch_over() {
 
 void GcHelperThread::retire() {
     const uint32_t unit = tables_.lbmt.group(active_).unit;
-    for (const Member& m : members_) {
-        ++tables_.block(unit, m.old_block).erases;
-        tables_.release_block(unit, m.old_block);
-    }
-    if (old_log_ != UINT32_MAX) {
-        ++tables_.block(unit, old_log_).erases;
-        tables_.release_block(unit, old_log_);
-    }
+    for (const Member& m : members_) tables_.release_block(unit, m.old_block);
+    if (old_log_ != UINT32_MAX) tables_.release_block(unit, old_log_);
     active_ = kIdle;
     switched_ = false;
     old_log_ = UINT32_MAX;

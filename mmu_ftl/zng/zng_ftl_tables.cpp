@@ -28,10 +28,15 @@ uint32_t ZngFtlTables::take_data_block(uint32_t unit) {
     return b;
 }
 
-void ZngFtlTables::release_block(uint32_t unit, uint32_t b) {
+void ZngFtlTables::retire_block(uint32_t unit, uint32_t b) {
     PhysicalBlock& pb = block(unit, b);
     pb.role = PhysicalBlock::Free;
     pb.owner = UINT32_MAX;
+}
+
+void ZngFtlTables::release_block(uint32_t unit, uint32_t b) {
+    PhysicalBlock& pb = block(unit, b);
+    ++pb.erases;
     pool->give_back(unit, b, pb.erases);
 }
 

@@ -56,7 +56,10 @@ struct ZngFtlTables {
     uint32_t take_erased_block(uint32_t unit);
     // A block for a first-touched data block (a never-used block holds pre-loaded data).
     uint32_t take_data_block(uint32_t unit);
-    void release_block(uint32_t unit, uint32_t b);  // erased: back to the pool
+    // A merge has moved the block's data: it belongs to nothing, but stays out of the pool
+    // until its erase (release_block).
+    void retire_block(uint32_t unit, uint32_t b);
+    void release_block(uint32_t unit, uint32_t b);  // erased (one more P/E cycle): back to the pool
     // Physical page of a DBMT entry's data block at the virtual page's position.
     flash::FlashAddress data_page(const DbmtEntry& e, const flash::FlashAddress& virtual_addr) const {
         return virtual_addr.with_block(e.pdbn);

@@ -64,7 +64,7 @@ public:
         ++set_erased_calls;
     }
     void block_moved(const flash::FlashAddress& from, const flash::FlashAddress& to) override {
-        decoder(from).move_data_block(from.block, to.block);
+        decoder(from).drop_data_block(from.block);
         for (auto& w : parked_)
             if (w.addr.same_block(from)) w.addr.block = to.block;
         ++moves;

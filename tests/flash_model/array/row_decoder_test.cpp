@@ -35,7 +35,7 @@ TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
     // Moving a data block (a merge copied every newest page into block 20) drops its
     // bindings: reads of either activate their own pages, and block 20's writes may take
     // another log block while block 12 still awaits its erase.
-    d.move_data_block(7, 20);
+    d.drop_data_block(7);
     EXPECT_FALSE(d.resolve(20, 2).log_hit);
     EXPECT_FALSE(d.resolve(7, 2).log_hit);
     EXPECT_EQ(d.program_log(13, 20, 2), 0u);
