@@ -83,14 +83,14 @@ class BenchVsPeer(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def test_medians_ratio_alternation_and_memory(self):
-        # Peer runs sleep 0.3, 3.0 and 0.5 s: median 0.5 (the mean would be 1.27, the
-        # first run 0.3). zngsim runs sleep 0.1, 0.1, 2.0 s: median 0.1 (mean 0.73).
-        # Start-up (a Python interpreter, up to a few hundred ms on a loaded machine)
-        # adds to each, so the medians lie above 0.5 and 0.1, though well below the means,
-        # and the ratio a little off 0.5 / 0.1 = 5; the printed ratio must be the printed
-        # medians' quotient. The peer holds 80 MiB, the fake zngsim nothing.
-        write_fake(self.peer, "peer", self.log, [0.3, 3.0, 0.5], hold_mib=80)
-        write_fake(self.zng, "zngsim", self.log, [0.1, 0.1, 2.0])
+        # Peer runs sleep 0.3, 8.0 and 0.5 s: median 0.5 (the mean would be 2.93, the
+        # first run 0.3). zngsim runs sleep 0.1, 0.1, 6.0 s: median 0.1 (mean 2.07).
+        # Start-up (a Python interpreter: up to a second on a machine whose cores are
+        # busy building) adds to each, so the medians lie above 0.5 and 0.1, though well
+        # below the means, and the ratio off 0.5 / 0.1 = 5; the printed ratio must be the
+        # printed medians' quotient. The peer holds 80 MiB, the fake zngsim nothing.
+        write_fake(self.peer, "peer", self.log, [0.3, 8.0, 0.5], hold_mib=80)
+        write_fake(self.zng, "zngsim", self.log, [0.1, 0.1, 6.0])
         params = os.path.join(self.dir, "params.in")
         with open(params, "w"):
             pass
@@ -98,11 +98,12 @@ class BenchVsPeer(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         peer_s, peer_mib, zng_s, zng_mib, ratio = parse(r.stdout)
         self.assertGreaterEqual(peer_s, 0.5)
-        self.assertLess(peer_s, 1.1)
+        self.assertLess(peer_s, 2.5)
         self.assertGreaterEqual(zng_s, 0.1)
-        self.assertLess(zng_s, 0.6)
+        self.assertLess(zng_s, 1.8)
         assert_ratio_of(self, ratio, peer_s, zng_s)
-        self.assertGreater(ratio, 2.0)
+        # Start-up adds the same to both medians: their quotient stays above 1.
+        self.assertGreater(ratio, 1.0)
         self.assertGreaterEqual(peer_mib, 80)
         self.assertLess(zng_mib, 80)
         calls = read(self.log).splitlines()
