@@ -22,6 +22,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       endpoint_(shared.package_endpoint(channel * shared.spec.geometry.packages_per_channel() + package_in_channel)),
       port_is_network_(shared.network->carries_package_io()),
       planes_(shared.spec.geometry.planes_per_package()),
+      dies_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die()),
       decoders_(shared.spec.geometry.planes_per_package(),
                 ProgrammableRowDecoder(shared.spec.geometry.pages_per_block())),
       regs_(shared.spec.geometry.planes_per_package(), shared.spec.registers_per_plane, shared.spec.grouping,
@@ -411,16 +412,11 @@ FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {
 }
 
 bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
-    uint32_t per_die = sh_.spec.geometry.planes_per_die();
-    uint32_t first = p / per_die * per_die;
-    for (uint32_t q = first; q < first + per_die; ++q) {
-        if (!planes_[q].busy) continue;
-        if (!sh_.spec.multi_plane) return false;
-        // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
-        // planes of a die run operations of one kind together, erases included, one block per plane.
-        if (planes_[q].running != op) return false;
-    }
-    return true;
+    const Die& d = dies_[p / sh_.spec.geometry.planes_per_die()];
+    if (d.busy_planes == 0) return true;
+    // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
+    // planes of a die run operations of one kind together, erases included, one block per plane.
+    return sh_.spec.multi_plane && d.running == op;
 }
 
 void FlashPackage::start_array(uint32_t p) {
@@ -504,6 +500,9 @@ void FlashPackage::start_array(uint32_t p) {
     }
     pl.busy = true;
     pl.running = array_op(t);
+    Die& die = dies_[p / sh_.spec.geometry.planes_per_die()];
+    ++die.busy_planes;
+    die.running = pl.running;
     pl.buffer_valid = false;  // the operation goes through the page buffer
     events_.push({EvKind::ArrayDone, id, p}, now() + dur);
     // ONFI PROGRAM PAGE CACHE (80h-15h): the register's data is copied into the plane's
@@ -515,6 +514,7 @@ void FlashPackage::start_array(uint32_t p) {
 
 void FlashPackage::array_done(uint32_t id, uint32_t p) {
     planes_[p].busy = false;
+    --dies_[p / sh_.spec.geometry.planes_per_die()].busy_planes;
     FlashTxn& t = sh_.txns[id];
     switch (t.kind) {
         case TxnKind::DemandRead:

@@ -168,6 +168,13 @@ private:
     uint32_t channel_, package_, endpoint_;
     bool port_is_network_;
     std::vector<Plane> planes_;
+    // Per die: how many of its planes run an array operation, and of which kind (they all
+    // run one kind: die_allows), so a start asks its die once instead of each plane.
+    struct Die {
+        uint32_t busy_planes = 0;
+        ArrayOp running = ArrayOp::Sense;
+    };
+    std::vector<Die> dies_;
     std::vector<ProgrammableRowDecoder> decoders_;
     FlashRegisterFile regs_;
     std::unique_ptr<RegisterInterconnect> interconnect_;
