@@ -45,7 +45,9 @@ enum class Stage : uint8_t {
 constexpr int kStageCount = static_cast<int>(Stage::kCount);
 const char* to_string(Stage s);
 
-struct MemRequest {
+// 256 bytes on host cache-line boundaries: the fields a hop reads on the way out sit in
+// the first two lines, and a response's route step (depth and the first slots) in the third.
+struct alignas(64) MemRequest {
     uint64_t id = 0;
     uint16_t app = 0;
     uint16_t sm = 0;
@@ -72,9 +74,10 @@ struct MemRequest {
     Tick at(Stage s) const { return stamp[static_cast<int>(s)] - 1; }
 
     // Route back to the requester (see ports). Depth is bounded: hierarchies are shallow.
+    // The depth sits before the slots, so a shallow route's step reads one host line.
     static constexpr int kMaxRoute = 12;
-    std::array<ResponsePort*, kMaxRoute> route{};
     uint8_t route_depth = 0;
+    std::array<ResponsePort*, kMaxRoute> route{};
     void push_route(ResponsePort* p) {
         if (route_depth == kMaxRoute) throw SimError("memory request routed through too many ports");
         route[route_depth++] = p;
@@ -87,6 +90,8 @@ struct MemRequest {
 
 static_assert(std::is_trivially_copyable_v<MemRequest> && std::is_standard_layout_v<MemRequest>,
               "RequestPool resets requests by copying a prefix");
+static_assert(sizeof(MemRequest) == 256 && offsetof(MemRequest, route) == 160,
+              "MemRequest's host-line layout (see its comment)");
 
 // Requests are recycled through a free list: a simulation creates millions of them,
 // and allocating each would dominate the hot path.
@@ -97,11 +102,10 @@ public:
         MemRequest* r = free_.back();
         free_.pop_back();
         // A fresh request, except the route slots (96 B), which are only read below
-        // route_depth: the copy of a constant prefix is a few vector moves, where
-        // assigning a whole MemRequest{} was a string store of 240 B per request.
+        // route_depth (in the copied prefix): the copy of a constant prefix is a few
+        // vector moves, where assigning a whole MemRequest{} stored 256 B per request.
         static constexpr MemRequest kFresh{};
         std::memcpy(static_cast<void*>(r), &kFresh, offsetof(MemRequest, route));
-        r->route_depth = 0;
         r->id = next_id_++;
         ++live_;
         return r;
