@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <utility>
 
 #include "sim/core/errors.hpp"
@@ -23,6 +24,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       port_is_network_(shared.network->carries_package_io()),
       planes_(shared.spec.geometry.planes_per_package()),
       dies_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die()),
+      demand_waiting_((shared.spec.geometry.planes_per_package() + 63) / 64),
       decoders_(shared.spec.geometry.planes_per_package(),
                 ProgrammableRowDecoder(shared.spec.geometry.pages_per_block())),
       regs_(shared.spec.geometry.planes_per_package(), shared.spec.registers_per_plane, shared.spec.grouping,
@@ -86,6 +88,7 @@ void FlashPackage::receive(const FlashMessage& m) {
         case TxnKind::DemandRead:
         case TxnKind::DemandWrite:
             planes_[t.plane].demand.push_back(m.tag);
+            demand_waiting_[t.plane / 64] |= uint64_t{1} << (t.plane % 64);
             process_plane(t.plane);
             break;
         case TxnKind::OpRead:
@@ -126,12 +129,26 @@ void FlashPackage::process_plane(uint32_t p) {
             }
         }
     }
+    if (q.empty()) demand_waiting_[p / 64] &= ~(uint64_t{1} << (p % 64));
     start_array(p);
 }
 
 void FlashPackage::kick_waiting() {
-    for (uint32_t p = 0; p < planes_.size(); ++p)
-        if (!planes_[p].demand.empty()) process_plane(p);
+    // Planes in index order, each once, as a pass over every plane would take them: a
+    // plane whose queue fills while a later one is processed waits for the next kick.
+    for (uint32_t w = 0; w < demand_waiting_.size(); ++w) {
+        uint64_t visited = 0;
+        while (const uint64_t left = demand_waiting_[w] & ~visited) {
+            const uint32_t b = static_cast<uint32_t>(std::countr_zero(left));
+            visited |= b == 63 ? ~uint64_t{0} : (uint64_t{2} << b) - 1;
+            const uint32_t p = w * 64 + b;
+            if (planes_[p].demand.empty()) {
+                demand_waiting_[w] &= ~(uint64_t{1} << b);
+            } else {
+                process_plane(p);
+            }
+        }
+    }
 }
 
 bool FlashPackage::admit(uint32_t id) {

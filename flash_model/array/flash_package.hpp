@@ -175,6 +175,9 @@ private:
         ArrayOp running = ArrayOp::Sense;
     };
     std::vector<Die> dies_;
+    // Bit p: plane p's demand queue may hold commands (set on every push, cleared when
+    // found empty), so kick_waiting visits those planes instead of reading all of them.
+    std::vector<uint64_t> demand_waiting_;
     std::vector<ProgrammableRowDecoder> decoders_;
     FlashRegisterFile regs_;
     std::unique_ptr<RegisterInterconnect> interconnect_;
