@@ -50,8 +50,8 @@ int FlashRegisterFile::victim(uint32_t plane, bool clean_only) {
     // exists, once per register.
     candidates_.clear();
     dirty_candidates_.clear();
-    for (uint32_t r = 0; r < regs_.size(); ++r) {
-        if (!in_group(r, plane) || busy_[r]) continue;
+    for (uint32_t r = group_first(plane), end = group_end(plane); r < end; ++r) {
+        if (busy_[r]) continue;
         if (!regs_[r].valid) return static_cast<int>(r);
         (regs_[r].dirty ? dirty_candidates_ : candidates_).push_back(r);
     }
@@ -111,8 +111,8 @@ int FlashRegisterFile::dirty_victim(uint32_t plane) {
         return -1;
     }
     candidates_.clear();
-    for (uint32_t r = 0; r < regs_.size(); ++r)
-        if (in_group(r, plane) && background_programmable(r)) candidates_.push_back(r);
+    for (uint32_t r = group_first(plane), end = group_end(plane); r < end; ++r)
+        if (background_programmable(r)) candidates_.push_back(r);
     if (candidates_.empty()) return -1;
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }

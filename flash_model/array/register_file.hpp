@@ -106,8 +106,11 @@ public:
     uint32_t dirty_count() const;
 
 private:
-    bool in_group(uint32_t r, uint32_t plane) const {
-        return grouping_ == RegisterGrouping::Package || regs_[r].home_plane == plane;
+    // The registers plane `plane` may use, [first, end) in register order: the package's
+    // all when grouped, else the plane's own (register r's home plane is r / per_plane).
+    uint32_t group_first(uint32_t plane) const { return grouping_ == RegisterGrouping::Package ? 0 : plane * per_plane_; }
+    uint32_t group_end(uint32_t plane) const {
+        return grouping_ == RegisterGrouping::Package ? size() : (plane + 1) * per_plane_;
     }
     void drop(uint32_t r);  // invalidates register r and its index entry
     bool program_held(uint32_t r) const;
