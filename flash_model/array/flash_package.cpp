@@ -88,7 +88,7 @@ void FlashPackage::receive(const FlashMessage& m) {
         case TxnKind::DemandRead:
         case TxnKind::DemandWrite:
             planes_[t.plane].demand.push_back(m.tag);
-            demand_waiting_[t.plane / 64] |= uint64_t{1} << (t.plane % 64);
+            set_demand_waiting(t.plane, true);
             process_plane(t.plane);
             break;
         case TxnKind::OpRead:
@@ -129,7 +129,7 @@ void FlashPackage::process_plane(uint32_t p) {
             }
         }
     }
-    if (q.empty()) demand_waiting_[p / 64] &= ~(uint64_t{1} << (p % 64));
+    if (q.empty()) set_demand_waiting(p, false);
     start_array(p);
 }
 
@@ -143,7 +143,7 @@ void FlashPackage::kick_waiting() {
             visited |= b == 63 ? ~uint64_t{0} : (uint64_t{2} << b) - 1;
             const uint32_t p = w * 64 + b;
             if (planes_[p].demand.empty()) {
-                demand_waiting_[w] &= ~(uint64_t{1} << b);
+                set_demand_waiting(p, false);
             } else {
                 process_plane(p);
             }
@@ -429,7 +429,7 @@ FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {
 }
 
 bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
-    const Die& d = dies_[p / sh_.spec.geometry.planes_per_die()];
+    const Die& d = dies_[die_of(p)];
     if (d.busy_planes == 0) return true;
     // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
     // planes of a die run operations of one kind together, erases included, one block per plane.
@@ -516,22 +516,21 @@ void FlashPackage::start_array(uint32_t p) {
         fail(e.what());
     }
     pl.busy = true;
-    pl.running = array_op(t);
-    Die& die = dies_[p / sh_.spec.geometry.planes_per_die()];
+    Die& die = dies_[die_of(p)];
     ++die.busy_planes;
-    die.running = pl.running;
+    die.running = array_op(t);
     pl.buffer_valid = false;  // the operation goes through the page buffer
     events_.push({EvKind::ArrayDone, id, p}, now() + dur);
     // ONFI PROGRAM PAGE CACHE (80h-15h): the register's data is copied into the plane's
     // page buffer and the array programs from there, so the register takes new data
     // while tPROG runs. Released from an event: this may run inside a scan of planes.
-    if (t.kind == TxnKind::Evict && pl.running == ArrayOp::Program && sh_.spec.cache_program)
+    if (t.kind == TxnKind::Evict && die.running == ArrayOp::Program && sh_.spec.cache_program)
         events_.push({EvKind::ProgramStarted, id, p}, now());
 }
 
 void FlashPackage::array_done(uint32_t id, uint32_t p) {
     planes_[p].busy = false;
-    --dies_[p / sh_.spec.geometry.planes_per_die()].busy_planes;
+    --dies_[die_of(p)].busy_planes;
     FlashTxn& t = sh_.txns[id];
     switch (t.kind) {
         case TxnKind::DemandRead:

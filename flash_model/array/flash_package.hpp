@@ -97,7 +97,6 @@ private:
         bool buffer_holding = false;
         bool buffer_valid = false;
         uint64_t buffer_tag = 0;
-        ArrayOp running = ArrayOp::Sense;
     };
     enum class EvKind : uint8_t { ArrayDone, PortDone, Migrated, ProgramStarted, FirstPartOut };
     static constexpr Cycle kChangeReadColumnCycles = 4;
@@ -178,6 +177,10 @@ private:
     // Bit p: plane p's demand queue may hold commands (set on every push, cleared when
     // found empty), so kick_waiting visits those planes instead of reading all of them.
     std::vector<uint64_t> demand_waiting_;
+    void set_demand_waiting(uint32_t plane, bool waiting) {
+        const uint64_t bit = uint64_t{1} << (plane % 64);
+        demand_waiting_[plane / 64] = waiting ? demand_waiting_[plane / 64] | bit : demand_waiting_[plane / 64] & ~bit;
+    }
     std::vector<ProgrammableRowDecoder> decoders_;
     FlashRegisterFile regs_;
     std::unique_ptr<RegisterInterconnect> interconnect_;
