@@ -40,6 +40,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
                           ? shared.spec.geometry.planes_per_package()
                           : shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die(),
                       kNoStagedProgram),
+      lane_entries_(staged_program_.size(), 0),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
     // A dirty page whose log group is being merged, or whose log block is full, cannot
     // be programmed until a merge ends (the log block is about to be erased, or has no
@@ -272,7 +273,15 @@ void FlashPackage::stage(uint32_t reg) {
     // and adds a data migration task to the pool; the library then executes the data
     // migration tasks from the pool one by one": the store is acknowledged from the
     // register, and its page waits here for a program in the background.
-    staged_.push_back({reg, ++staged_generation_[reg]});
+    const uint32_t lane = staging_lane(FlashRegisterFile::tag_plane(regs_[reg].tag));
+    staged_.push_back({reg, ++staged_generation_[reg], lane});
+    change_lane(lane, [&] { ++lane_entries_[lane]; });
+}
+
+void FlashPackage::unstage_at(size_t i) {
+    const uint32_t lane = staged_[i].lane;
+    staged_.erase_at(i);
+    change_lane(lane, [&] { --lane_entries_[lane]; });
 }
 
 void FlashPackage::drain_staged() {
@@ -284,24 +293,26 @@ void FlashPackage::drain_staged() {
     draining_ = true;
     do {
         drain_again_ = false;
-        for (size_t i = 0; i < staged_.size();) {
+        for (size_t i = 0; i < staged_.size() && ready_lanes_ != 0;) {
             const StagedPage s = staged_[i];
-            if (s.generation != staged_generation_[s.reg] || !regs_[s.reg].dirty) {
-                staged_.erase_at(i);  // programmed already (evicted by a miss): nothing left to migrate
-                continue;
-            }
             // One queued page in programming per staging lane (die, or plane in a
             // pipeline), so that the pages after it stay readable in their registers
             // until their turn; a page that may not be programmed now (the register
             // taking the stores, unless in a pipeline; held by a merge; or busy) keeps
-            // its place and the next one goes.
-            const uint32_t lane = staging_lane(FlashRegisterFile::tag_plane(regs_[s.reg].tag));
-            if (staged_program_[lane] != kNoStagedProgram ||
-                !regs_.background_programmable(s.reg, sh_.spec.program_pipeline)) {
+            // its place and the next one goes. The entries of a busy lane wait unread.
+            if (staged_program_[s.lane] != kNoStagedProgram) {
                 ++i;
                 continue;
             }
-            staged_.erase_at(i);
+            if (s.generation != staged_generation_[s.reg] || !regs_[s.reg].dirty) {
+                unstage_at(i);  // programmed already (evicted by a miss): nothing left to migrate
+                continue;
+            }
+            if (!regs_.background_programmable(s.reg, sh_.spec.program_pipeline)) {
+                ++i;
+                continue;
+            }
+            unstage_at(i);
             ++*sh_.c.background_programs;
             start_evict(s.reg, true);
         }
@@ -319,7 +330,10 @@ void FlashPackage::start_evict(uint32_t reg, bool staged) {
     FlashTxn& e = sh_.txns[id];
     e.kind = TxnKind::Evict;
     e.plane = FlashRegisterFile::tag_plane(g.tag);
-    if (staged) staged_program_[staging_lane(e.plane)] = id;
+    if (staged) {
+        const uint32_t lane = staging_lane(e.plane);
+        change_lane(lane, [&] { staged_program_[lane] = id; });
+    }
     e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
     e.reg = static_cast<int32_t>(reg);
     e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
@@ -445,8 +459,13 @@ void FlashPackage::start_array(uint32_t p) {
     RingQueue<uint32_t>* order[2] = {&pl.array, &pl.firmware_array};
     if (!pl.firmware_last) std::swap(order[0], order[1]);
     RingQueue<uint32_t>* q = nullptr;
+    bool held = false;
     for (RingQueue<uint32_t>* c : order) {
-        if (c->empty() || !die_allows(p, array_op(sh_.txns[c->front()]))) continue;
+        if (c->empty()) continue;
+        if (!die_allows(p, array_op(sh_.txns[c->front()]))) {
+            held = true;
+            continue;
+        }
         // A merge reads the newest copy of each page, which may be a log page an eviction
         // has reserved (the row decoder maps it) but whose program still waits in this
         // plane's demand queue: the programs go first, or the merge would read an erased page.
@@ -457,6 +476,10 @@ void FlashPackage::start_array(uint32_t p) {
         q = c;
         break;
     }
+    const uint32_t d = die_of(p);
+    Die& die = dies_[d];
+    const uint64_t bit = uint64_t{1} << (p - d * sh_.spec.geometry.planes_per_die());
+    die.held = held && !q ? die.held | bit : die.held & ~bit;
     if (!q) return;
     uint32_t id = q->front();
     FlashTxn& t = sh_.txns[id];
@@ -516,7 +539,6 @@ void FlashPackage::start_array(uint32_t p) {
         fail(e.what());
     }
     pl.busy = true;
-    Die& die = dies_[die_of(p)];
     ++die.busy_planes;
     die.running = array_op(t);
     pl.buffer_valid = false;  // the operation goes through the page buffer
@@ -530,7 +552,9 @@ void FlashPackage::start_array(uint32_t p) {
 
 void FlashPackage::array_done(uint32_t id, uint32_t p) {
     planes_[p].busy = false;
-    --dies_[die_of(p)].busy_planes;
+    // The die's last operation ended: what it held back may start (below). Otherwise the
+    // die goes on running the kind it held them for, and would hold them again.
+    const bool die_freed = --dies_[die_of(p)].busy_planes == 0;
     FlashTxn& t = sh_.txns[id];
     switch (t.kind) {
         case TxnKind::DemandRead:
@@ -570,19 +594,26 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
             reply(id, MsgKind::Ack, 0);
             break;
     }
-    // The die may have held back other planes' operations of another kind.
-    uint32_t per_die = sh_.spec.geometry.planes_per_die();
-    uint32_t first = p / per_die * per_die;
-    for (uint32_t q = first; q < first + per_die; ++q) start_array(q);
+    // This plane's next operation and, if the die was freed, those of other planes it
+    // held back (a kind it could not overlap), in plane order. (Operations started since,
+    // above, may run by now: then some of these are held again.)
+    const uint32_t per_die = sh_.spec.geometry.planes_per_die();
+    const uint32_t first = p / per_die * per_die;
+    uint64_t retry = (die_freed ? dies_[die_of(p)].held : 0) | uint64_t{1} << (p - first);
+    while (retry) {
+        const uint32_t i = static_cast<uint32_t>(std::countr_zero(retry));
+        retry &= retry - 1;
+        start_array(first + i);
+    }
 }
 
 void FlashPackage::after_sense(uint32_t id) { port_transfer(id, sh_.txns[id].bytes); }
 
 void FlashPackage::finish_evict(uint32_t id) {
     const int32_t reg = sh_.txns[id].reg;
-    uint32_t& staged = staged_program_[staging_lane(sh_.txns[id].plane)];
-    const bool staged_done = staged == id;
-    if (staged_done) staged = kNoStagedProgram;
+    const uint32_t lane = staging_lane(sh_.txns[id].plane);
+    const bool staged_done = staged_program_[lane] == id;
+    if (staged_done) change_lane(lane, [&] { staged_program_[lane] = kNoStagedProgram; });
     sh_.txns.release(id);
     if (reg >= 0) {
         release_register(static_cast<uint32_t>(reg));  // drains the queue too

@@ -120,6 +120,8 @@ private:
     // write_staging: queues register reg's page, just turned dirty, for a background
     // program (started by maybe_flush, which follows every store).
     void stage(uint32_t reg);
+    // Drops entry i of the queue.
+    void unstage_at(size_t i);
     // Starts the background program of the oldest queued page each idle staging lane
     // (die, or plane in a pipeline) may take.
     void drain_staged();
@@ -172,6 +174,12 @@ private:
     struct Die {
         uint32_t busy_planes = 0;
         ArrayOp running = ArrayOp::Sense;
+        // Bit i: the die's plane i (within the die) last found its next operation held
+        // back by the die (die_allows). Every queue push is followed by start_array of
+        // its plane, so an idle plane with work and no bit set has none the die holds:
+        // when an operation ends, its own plane is retried and, if it was the die's
+        // last, these.
+        uint64_t held = 0;
     };
     std::vector<Die> dies_;
     // Bit p: plane p's demand queue may hold commands (set on every push, cleared when
@@ -193,11 +201,27 @@ private:
     struct StagedPage {
         uint32_t reg;
         uint32_t generation;
+        uint32_t lane;  // staging_lane of the page's plane (a current entry's register keeps its plane)
     };
     RingQueue<StagedPage> staged_;
     std::vector<uint32_t> staged_generation_;  // by register
     static constexpr uint32_t kNoStagedProgram = UINT32_MAX;
     std::vector<uint32_t> staged_program_;  // by staging lane: the eviction programming its queued page
+    // Entries of staged_ per lane, and the lanes that are free and have entries: only
+    // those can start a program or drop an entry, so a drain stops once none is left
+    // instead of reading the registers of every page queued behind busy lanes.
+    std::vector<uint32_t> lane_entries_;
+    uint32_t ready_lanes_ = 0;
+    bool lane_ready(uint32_t lane) const {
+        return staged_program_[lane] == kNoStagedProgram && lane_entries_[lane] != 0;
+    }
+    // Applies `change` to lane `lane`'s program or entry count, keeping ready_lanes_.
+    template <class Change>
+    void change_lane(uint32_t lane, Change change) {
+        const bool was = lane_ready(lane);
+        change();
+        ready_lanes_ = ready_lanes_ - was + lane_ready(lane);
+    }
     bool draining_ = false, drain_again_ = false;
     // Evictions waiting for a full log block to be merged, by (plane, log block).
     std::unordered_map<uint64_t, std::vector<uint32_t>> parked_;

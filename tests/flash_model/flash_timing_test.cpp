@@ -125,6 +125,24 @@ TEST(FlashTiming, AReadWaitsForAnEraseOnItsDie) {
     EXPECT_EQ(read, kMillisecond + 3 * kMicrosecond + (14 + 519 + 515) * kCycle);
 }
 
+// Every plane the erase held back starts when it ends, not only the erasing plane: reads
+// of planes 7, 5, 3 and 1, submitted in that order at 100 us, all sense together (multi-
+// plane) from tBERS + 14 cycles. Their senses end at one tick in plane order, so the port
+// moves plane 1's page first: the read of the k-th plane in plane order is done at
+// tBERS + tR + (14 + k x 519 + 515) cycles.
+TEST(FlashTiming, AllPlanesHeldByAnEraseStartWhenItEnds) {
+    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/1));
+    std::vector<Tick> read(8, 0);
+    rig.zng().submit({FlashOp::Erase, FlashAddress{1, 0, 0, 0, 5, 0}, 0, [] {}});
+    testing::Probe later(rig.sim, 100 * kMicrosecond, [&] {
+        for (uint32_t p : {7u, 5u, 3u, 1u})
+            rig.zng().submit({FlashOp::Read, FlashAddress{1, 0, 0, p, 0, 0}, 0, [&, p] { read[p] = rig.sim.now(); }});
+    });
+    rig.sim.run();
+    for (uint32_t k = 1; k <= 4; ++k)
+        EXPECT_EQ(read[2 * k - 1], kMillisecond + 3 * kMicrosecond + (14 + k * 519 + 515) * kCycle) << "plane " << 2 * k - 1;
+}
+
 // A 4 KiB demand read is one transaction all the way (the paper-preset mesh: 512 B
 // packets, 10 ns decoder search): one controller slot (a second read waits when
 // queue_depth is 1), one command (1 flit), one sense of tR + 8 cycles of decoder search,
