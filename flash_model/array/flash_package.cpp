@@ -552,9 +552,10 @@ void FlashPackage::start_array(uint32_t p) {
 
 void FlashPackage::array_done(uint32_t id, uint32_t p) {
     planes_[p].busy = false;
+    const uint32_t d = die_of(p);
     // The die's last operation ended: what it held back may start (below). Otherwise the
     // die goes on running the kind it held them for, and would hold them again.
-    const bool die_freed = --dies_[die_of(p)].busy_planes == 0;
+    const bool die_freed = --dies_[d].busy_planes == 0;
     FlashTxn& t = sh_.txns[id];
     switch (t.kind) {
         case TxnKind::DemandRead:
@@ -597,9 +598,8 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
     // This plane's next operation and, if the die was freed, those of other planes it
     // held back (a kind it could not overlap), in plane order. (Operations started since,
     // above, may run by now: then some of these are held again.)
-    const uint32_t per_die = sh_.spec.geometry.planes_per_die();
-    const uint32_t first = p / per_die * per_die;
-    uint64_t retry = (die_freed ? dies_[die_of(p)].held : 0) | uint64_t{1} << (p - first);
+    const uint32_t first = d * sh_.spec.geometry.planes_per_die();
+    uint64_t retry = (die_freed ? dies_[d].held : 0) | uint64_t{1} << (p - first);
     while (retry) {
         const uint32_t i = static_cast<uint32_t>(std::countr_zero(retry));
         retry &= retry - 1;
