@@ -3,7 +3,7 @@
 # of every fuzz target (scripts/fuzz.sh) and the suite again, built under AddressSanitizer
 # and UndefinedBehaviorSanitizer in build-asan. CI runs exactly this.
 # ZNG_CI_FUZZ_SECONDS (default 25) is the smoke's time per fuzz target; 0 skips it.
-# ZNG_CI_ASAN=0 skips the sanitized suite.
+# ZNG_CI_ASAN=0 skips the sanitized suite; CXX_ASAN (default clang++-14) compiles it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh "$@"
@@ -16,8 +16,11 @@ fi
 
 if [ "${ZNG_CI_ASAN:-1}" != 0 ]; then
   asan=${ZNG_ASAN_BUILD_DIR:-build-asan}
-  # Release flags as the suite is normally built; -g1 gives reports source lines.
-  ZNG_BUILD_DIR=$asan scripts/setup.sh -DZNG_SANITIZE=ON -DZNG_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS=-g1
+  # Release flags as the suite is normally built; -g1 gives reports source lines. Built
+  # with clang (the fuzz targets' compiler, installed by setup.sh): it compiles the
+  # instrumented suite in about half of GCC's time (13 against 25 min on two cores).
+  ZNG_BUILD_DIR=$asan scripts/setup.sh -DCMAKE_CXX_COMPILER="${CXX_ASAN:-clang++-14}" \
+    -DZNG_SANITIZE=ON -DZNG_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS=-g1
   # Every report aborts the process that makes it (a test, or a zngsim a test runs) and
   # is also written to $reports, so that a report in a subprocess whose exit status a
   # test does not look at still fails CI.

@@ -18,7 +18,15 @@ namespace fs = std::filesystem;
 // AddressSanitizer reserves terabytes of address space for its shadow memory when a
 // program starts, so a sanitized zngsim cannot start under `ulimit -v`: the checks that
 // rely on an address-space limit are skipped in the ASan+UBSan suite of scripts/test.sh.
-#ifdef __SANITIZE_ADDRESS__
+// GCC defines __SANITIZE_ADDRESS__; clang answers __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define ZNG_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZNG_TEST_UNDER_ASAN 1
+#endif
+#endif
+#ifdef ZNG_TEST_UNDER_ASAN
 constexpr bool kAddressSpaceLimitUsable = false;
 #else
 constexpr bool kAddressSpaceLimitUsable = true;

@@ -17,7 +17,7 @@ namespace {
 
 struct DelayService final : StorageIoService {
     explicit DelayService(Simulator& sim, Tick poll = 0)
-        : sim(sim), poll(poll), done(sim, [this](std::pair<StorageIoClient*, uint64_t>& d) { d.first->io_done(d.second); }) {}
+        : sim(sim), poll(poll), done(sim, [](std::pair<StorageIoClient*, uint64_t>& d) { d.first->io_done(d.second); }) {}
     bool can_submit(uint32_t, StorageIoClient&) override { return true; }
     void submit(const StorageIoBatch& b, StorageIoClient& c) override {
         for (uint32_t i = 0; i < b.count; ++i) done.push({&c, b.ios[i].token}, sim.now() + b.ios[i].offset * kNanosecond);

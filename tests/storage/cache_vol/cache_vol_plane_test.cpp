@@ -56,7 +56,7 @@ struct CacheVolRig {
           }()),
           client(rig.sim),
           plane(StoragePath{rig.sim, rig.array, rig.pcie, cpu}, s),
-          later(rig.sim, [this](std::function<void()>& f) { f(); }) {}
+          later(rig.sim, [](std::function<void()>& f) { f(); }) {}
     void io(uint64_t token, uint64_t offset, uint32_t bytes, bool write) {
         const StorageIo one{offset, 0x1000, token, bytes, write};
         plane.submit(StorageIoBatch{0, 0, 0, &one, 1}, client);
