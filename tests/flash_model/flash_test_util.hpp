@@ -99,6 +99,9 @@ inline std::string small_platform(const std::string& flash_extra, const std::str
            memory_extra;
 }
 
+// A statistic of the memory back end, by its name under "memory.".
+inline double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
+
 // Calls `f` at tick `when` (to look at the model in the middle of a run).
 class Probe final : public Event {
 public:

@@ -11,7 +11,6 @@ namespace {
 
 using namespace testing;
 
-
 std::string grouped(const std::string& interconnect, bool sense = false) {
     return std::string("  register_grouping: package\n  dirty_watermark: 1\n  write_miss_sense: ") +
            (sense ? "true" : "false") +
@@ -28,8 +27,6 @@ Tick step(Rig& rig, Requester& req, uint64_t addr, uint32_t size, MemOp op) {
     EXPECT_EQ(req.completed, n + 1);
     return req.done_at.back() - start;
 }
-
-double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
 
 // Two 128 B writes to different lines of one page land in one register: when the page
 // finally leaves (the 17th distinct page written into the 16 registers of the package

@@ -15,8 +15,6 @@ using namespace testing;
 // ZnG's setting (configs/fragments/znand.yaml): at most half of a plane's 2 registers dirty.
 const char* kWriteCache = "  dirty_watermark: 0.5\n";
 
-double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
-
 struct Plane0 {
     Rig& rig;
     Requester& req;

@@ -10,8 +10,6 @@ namespace {
 
 using namespace testing;
 
-double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
-
 // Two dies, so that a read on die 1 does not wait for programs on die 0. Both queues
 // hold 2: with one shared budget the two queued writes would refuse the read. No
 // background programs (dirty_watermark 1) and no cache program: a write waits for the
