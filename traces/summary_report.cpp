@@ -2,6 +2,7 @@
 // golden tests may compare it); the JSON carries the same numbers with named keys.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
 
 #include "traces/trace_summary.hpp"
 

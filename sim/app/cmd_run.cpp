@@ -1,5 +1,6 @@
 // zngsim run: simulate one or more applications on a platform.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <filesystem>

@@ -1,6 +1,7 @@
 // zngsim stats describe: every statistic a platform registers, from the registry that
 // owns it (name, kind, unit, description), by building the platform without running it.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <iostream>

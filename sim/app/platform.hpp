@@ -7,7 +7,7 @@
 //   run:          simulator settings (this file)
 #pragma once
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

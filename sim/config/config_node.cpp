@@ -1,6 +1,7 @@
 #include "sim/config/config_node.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace zng {
@@ -13,6 +14,8 @@ nlohmann::ordered_json number(double v) {
     return nullptr;
 }
 }  // namespace
+
+nlohmann::ordered_json Counter::to_json() const { return v_; }
 
 nlohmann::ordered_json Average::to_json() const {
     nlohmann::ordered_json j;

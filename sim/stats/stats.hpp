@@ -9,7 +9,7 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -37,7 +37,7 @@ public:
     Counter& operator++() { ++v_; return *this; }
     Counter& operator+=(uint64_t n) { v_ += n; return *this; }
     uint64_t get() const { return v_; }
-    nlohmann::ordered_json to_json() const override { return v_; }
+    nlohmann::ordered_json to_json() const override;
     double value() const override { return static_cast<double>(v_); }
     const char* kind() const override { return "counter"; }
 

@@ -1,6 +1,7 @@
 // Whole platforms on small built-in workloads: every request completes, the instruction
 // count equals the trace's, and two runs give identical stats.json.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 

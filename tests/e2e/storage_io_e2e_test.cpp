@@ -4,6 +4,7 @@
 // GPU's PCIe link. A wait that did not hold its warp would let the kernel end before
 // its requests completed; every run checks that all of them did.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 

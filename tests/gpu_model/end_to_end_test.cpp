@@ -2,6 +2,7 @@
 // counts equal the trace's (counted by the trace builder, independently of the GPU),
 // bytes requested equal bytes delivered, and two runs give identical stats.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <random>
 

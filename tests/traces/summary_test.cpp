@@ -1,6 +1,7 @@
 // Trace statistics against values worked out by hand, the line set against std::set,
 // and the exact text of a small dump.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <random>
 #include <set>

@@ -1,6 +1,7 @@
 #include "sim/stats/stats.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace zng {
 namespace {

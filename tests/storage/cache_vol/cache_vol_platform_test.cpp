@@ -1,6 +1,7 @@
 // configs/cache_vol.yaml run whole with the checkpoint workload, and the plane's config
 // errors.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <string>

@@ -2,6 +2,7 @@
 // A100 with one 990 Pro. 13,824 random 4 KiB reads from 216 CTAs of 64 threads (two
 // per SM, so that every SM the application has gets work).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 

@@ -4,6 +4,7 @@
 //   compute per pass per task: 2 sblocks x 4 MiB x 2 ns/B = 16.777216 ms; 3 passes:
 //   50.331648 ms.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
