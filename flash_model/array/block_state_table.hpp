@@ -36,23 +36,30 @@ public:
     size_t touched_blocks() const { return states_.size(); }
 
 private:
-    struct State {
+    // What every read asks (is the page programmed?) sits in the map's slot: the block's
+    // next free page and whether any page below it was skipped. The rest (erase count,
+    // which pages were skipped) is in states_, read only for blocks with skipped pages.
+    struct Head {
         uint32_t next_page;  // pages below it are programmed or skipped; the rest are free
+        uint32_t place;      // the block's State in states_, plus one; top bit: it has skipped pages
+    };
+    static constexpr uint32_t kSkips = 1u << 31;
+    struct State {
         uint32_t erases;
         std::vector<uint64_t> skipped;  // bit per page skipped since the last erase (empty: none)
     };
-    State& touch(const FlashAddress& a);
-    const State* find(const FlashAddress& a) const {
-        const uint32_t* i = index_.get(geo_.block_index(a));
-        return i ? &states_[*i - 1] : nullptr;
-    }
+    Head& touch(const FlashAddress& a);
+    const Head* find(const FlashAddress& a) const { return index_.get(geo_.block_index(a)); }
+    State& state(const Head& h) { return states_[(h.place & ~kSkips) - 1]; }
+    const State& state(const Head& h) const { return states_[(h.place & ~kSkips) - 1]; }
 
     const FlashGeometry& geo_;
     uint32_t endurance_;
     // Every read asks whether its page holds data: an open-addressing map from block
-    // index to the block's place in states_ plus one (std::unordered_map's node per block and
-    // its pointer chase showed in profiles of flash-bound runs).
-    GrowingHashMap<uint32_t> index_{1024};
+    // index to its Head (std::unordered_map's node per block and its pointer chase showed
+    // in profiles of flash-bound runs, and so did the second load when the map held only
+    // the State's place).
+    GrowingHashMap<Head> index_{1024};
     std::vector<State> states_;  // in the order blocks were first touched
     uint32_t max_erases_ = 0;
     uint64_t worn_ = 0;

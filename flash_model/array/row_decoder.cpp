@@ -43,9 +43,15 @@ uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_b
     if (t->full())
         throw SimError(fmt::format("row decoder: log block {} is full (all {} pages programmed)", log_block,
                                    pages_per_block_));
-    if (binding_.size() <= data_block) binding_.resize(size_t{data_block} + 1, kUnbound);
-    binding_[data_block] = log_block;
+    if (binding_.size() <= data_block) {
+        binding_.resize(size_t{data_block} + 1, kUnbound);
+        page_map_.resize(size_t{data_block} + 1, nullptr);
+    }
     const uint32_t log_page = t->append(data_block, page);
+    if (binding_[data_block] != log_block) {
+        binding_[data_block] = log_block;
+        page_map_[data_block] = t->page_map(data_block);
+    }
     if (t->full()) {
         if (full_.size() <= log_block) full_.resize(size_t{log_block} + 1, 0);
         full_[log_block] = 1;
@@ -56,14 +62,20 @@ uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_b
 void ProgrammableRowDecoder::erase_block(uint32_t block) {
     if (block >= tables_.size() || !tables_[block]) return;
     for (uint32_t d : tables_[block]->data_blocks())
-        if (binding_[d] == block) binding_[d] = kUnbound;
+        if (binding_[d] == block) {
+            binding_[d] = kUnbound;
+            page_map_[d] = nullptr;
+        }
     tables_[block].reset();
     --log_blocks_;
     if (block < full_.size()) full_[block] = 0;
 }
 
 void ProgrammableRowDecoder::drop_data_block(uint32_t from) {
-    if (from < binding_.size()) binding_[from] = kUnbound;
+    if (from < binding_.size()) {
+        binding_[from] = kUnbound;
+        page_map_[from] = nullptr;
+    }
 }
 
 }  // namespace zng::flash

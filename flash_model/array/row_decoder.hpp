@@ -5,10 +5,12 @@
 // mapping; a read searches the table (the decoder works as a CAM; its latency is a
 // parameter paid by the caller) and activates the log page on a hit, else the data
 // block's own page. Erasing a log block erases its table with it.
-// Both are indexed, not hashed: a plane's blocks are numbered densely (Table I: 1,024),
-// and a log block serves one or a few data blocks, so a read's search is an index into
-// the data block's binding, a walk over the log block's few data blocks and an index
-// into that block's pages. Storage grows with the highest block number a run uses.
+// Both are indexed, not hashed: a plane's blocks are numbered densely (Table I: 1,024).
+// A bound data block keeps a pointer to its own page map inside its log block's table,
+// so a read's search is two loads (the binding, then the page's entry), not a walk
+// through the log block's table: every demand sense and every program of a partly
+// written page resolves its row, and on flash-bound runs those walks missed the host's
+// caches at each step. Storage grows with the highest block number a run uses.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -25,27 +27,31 @@ public:
     uint32_t entries() const { return entries_; }
     // Log page holding the newest copy of (data_block, page), if any.
     std::optional<uint32_t> find(uint32_t data_block, uint32_t page) const {
-        for (size_t i = 0; i < data_blocks_.size(); ++i)
-            if (data_blocks_[i] == data_block) {
-                const uint32_t lp = log_page_[i][page];
-                if (lp == kNone) return std::nullopt;
-                return lp;
-            }
-        return std::nullopt;
+        const uint32_t* map = page_map(data_block);
+        if (!map || map[page] == kNone) return std::nullopt;
+        return map[page];
     }
     // Takes the next free log page for (data_block, page); the old copy (if any) is
     // superseded. Precondition: !full().
     uint32_t append(uint32_t data_block, uint32_t page);
     // Data blocks with at least one page in this log block.
     const std::vector<uint32_t>& data_blocks() const { return data_blocks_; }
+    // The page map of data_block (by page: its newest log page or kNone), null if the
+    // block has no page here. It stays where it is for the life of this table.
+    const uint32_t* page_map(uint32_t data_block) const {
+        for (size_t i = 0; i < data_blocks_.size(); ++i)
+            if (data_blocks_[i] == data_block) return log_page_[i].data();
+        return nullptr;
+    }
+    static constexpr uint32_t kNone = UINT32_MAX;
 
 private:
-    static constexpr uint32_t kNone = UINT32_MAX;
     uint32_t capacity_;
     uint32_t next_free_ = 0;
     uint32_t entries_ = 0;
     std::vector<uint32_t> data_blocks_;
-    // Beside data_blocks_: by page of that data block, its newest log page or kNone.
+    // Beside data_blocks_: by page of that data block, its newest log page or kNone. Each
+    // inner vector is made at its full size once, so its storage never moves (page_map).
     std::vector<std::vector<uint32_t>> log_page_;
 };
 
@@ -61,8 +67,8 @@ public:
     };
     Row resolve(uint32_t data_block, uint32_t page) const {
         if (data_block < binding_.size() && binding_[data_block] != kUnbound) {
-            const uint32_t log = binding_[data_block];
-            if (auto lp = tables_[log]->find(data_block, page)) return {log, *lp, true};
+            const uint32_t lp = page_map_[data_block][page];
+            if (lp != LogPageMappingTable::kNone) return {binding_[data_block], lp, true};
         }
         return {data_block, page, false};
     }
@@ -92,6 +98,9 @@ private:
     uint32_t pages_per_block_;
     std::vector<std::optional<LogPageMappingTable>> tables_;  // by log block: its LPMT, if it is one
     std::vector<uint32_t> binding_;                           // by data block: its log block, or kUnbound
+    // By data block, beside binding_: its page map in that log block's table (valid while
+    // bound; the binding is dropped before the table goes).
+    std::vector<const uint32_t*> page_map_;
     std::vector<uint8_t> full_;  // by log block: its LPMT exists and is full (grows with the blocks used)
     size_t log_blocks_ = 0;
 };

@@ -48,6 +48,30 @@ TEST(ProgrammableRowDecoder, RemapsRewrittenPagesAndForgetsOnErase) {
     EXPECT_EQ(d.log_blocks(), 1u);
 }
 
+TEST(ProgrammableRowDecoder, ResolvesThroughTablesMadeLaterAndTablesRebuiltAfterAnErase) {
+    ProgrammableRowDecoder d(4);
+    EXPECT_EQ(d.program_log(2, 7, 1), 0u);
+    // Log blocks with higher numbers (the table store grows) and more data blocks in
+    // block 2's table (its list grows): block 7's mapping still resolves.
+    for (uint32_t lb = 100; lb < 400; lb += 50) EXPECT_EQ(d.program_log(lb, lb + 1, 3), 0u);
+    EXPECT_EQ(d.program_log(2, 8, 0), 1u);
+    EXPECT_EQ(d.program_log(2, 9, 0), 2u);
+    auto r = d.resolve(7, 1);
+    EXPECT_TRUE(r.log_hit);
+    EXPECT_EQ(r.block, 2u);
+    EXPECT_EQ(r.page, 0u);
+    EXPECT_EQ(d.resolve(301, 3).block, 300u);
+    // Block 2 erased and taken again as a log block: block 7's new pages only.
+    d.erase_block(2);
+    EXPECT_FALSE(d.resolve(7, 1).log_hit);
+    EXPECT_EQ(d.program_log(2, 7, 3), 0u);
+    EXPECT_FALSE(d.resolve(7, 1).log_hit);
+    r = d.resolve(7, 3);
+    EXPECT_TRUE(r.log_hit);
+    EXPECT_EQ(r.page, 0u);
+    EXPECT_FALSE(d.resolve(8, 0).log_hit);
+}
+
 TEST(LogPageMappingTable, CountsDistinctPagesAndKeepsTheNewestCopy) {
     LogPageMappingTable t(8);
     EXPECT_EQ(t.append(3, 5), 0u);
