@@ -32,6 +32,12 @@ void BlockStateTable::program(const FlashAddress& page) {
     h.next_page = page.page + 1;
 }
 
+void BlockStateTable::set_free(Head& h) {
+    h.next_page = 0;
+    h.place &= ~kSkips;
+    state(h).skipped.clear();
+}
+
 bool BlockStateTable::page_programmed(const FlashAddress& page) const {
     const Head* h = find(page);
     if (!h) return true;  // untouched: the pre-loaded data set
@@ -44,19 +50,14 @@ bool BlockStateTable::page_programmed(const FlashAddress& page) const {
 void BlockStateTable::erase(const FlashAddress& block) {
     Head& h = touch(block);
     State& s = state(h);
-    h.next_page = 0;
-    h.place &= ~kSkips;
-    s.skipped.clear();
+    set_free(h);
     ++s.erases;
     if (s.erases > max_erases_) max_erases_ = s.erases;
     if (s.erases == endurance_ + 1) ++worn_;  // counted once, when it first exceeds its endurance
 }
 
 void BlockStateTable::set_erased(const FlashAddress& block) {
-    Head& h = touch(block);
-    h.next_page = 0;
-    h.place &= ~kSkips;
-    state(h).skipped.clear();
+    set_free(touch(block));
 }
 
 uint32_t BlockStateTable::next_free_page(const FlashAddress& block) const {

@@ -49,6 +49,8 @@ private:
         std::vector<uint64_t> skipped;  // bit per page skipped since the last erase (empty: none)
     };
     Head& touch(const FlashAddress& a);
+    // Every page free and none skipped (after an erase).
+    void set_free(Head& h);
     const Head* find(const FlashAddress& a) const { return index_.get(geo_.block_index(a)); }
     State& state(const Head& h) { return states_[(h.place & ~kSkips) - 1]; }
     const State& state(const Head& h) const { return states_[(h.place & ~kSkips) - 1]; }

@@ -62,20 +62,14 @@ uint32_t ProgrammableRowDecoder::program_log(uint32_t log_block, uint32_t data_b
 void ProgrammableRowDecoder::erase_block(uint32_t block) {
     if (block >= tables_.size() || !tables_[block]) return;
     for (uint32_t d : tables_[block]->data_blocks())
-        if (binding_[d] == block) {
-            binding_[d] = kUnbound;
-            page_map_[d] = nullptr;
-        }
+        if (binding_[d] == block) unbind(d);
     tables_[block].reset();
     --log_blocks_;
     if (block < full_.size()) full_[block] = 0;
 }
 
 void ProgrammableRowDecoder::drop_data_block(uint32_t from) {
-    if (from < binding_.size()) {
-        binding_[from] = kUnbound;
-        page_map_[from] = nullptr;
-    }
+    if (from < binding_.size()) unbind(from);
 }
 
 }  // namespace zng::flash

@@ -101,6 +101,10 @@ private:
     // By data block, beside binding_: its page map in that log block's table (valid while
     // bound; the binding is dropped before the table goes).
     std::vector<const uint32_t*> page_map_;
+    void unbind(uint32_t data_block) {
+        binding_[data_block] = kUnbound;
+        page_map_[data_block] = nullptr;
+    }
     std::vector<uint8_t> full_;  // by log block: its LPMT exists and is full (grows with the blocks used)
     size_t log_blocks_ = 0;
 };
