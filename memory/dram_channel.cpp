@@ -18,7 +18,7 @@ DramChannel::DramChannel(Simulator& sim, std::string name, const ClockDomain& cl
       cfg_(cfg),
       client_(client),
       index_(index),
-      banks_(cfg.banks),
+      banks_(sim.memory_budget().reserve(cfg.banks, sizeof(Bank), "DRAM channels' bank states")),
       done_(sim, [this](DramTxn& t) { finish(t); }, "dram-data-done"),
       reads_(stats().counter("reads", "read transactions served (column reads)", "transactions")),
       writes_(stats().counter("writes", "write transactions served (column writes)", "transactions")),
@@ -35,9 +35,10 @@ DramChannel::DramChannel(Simulator& sim, std::string name, const ClockDomain& cl
       read_q_occ_(stats().average("read_queue_occupancy", "time-weighted read queue occupancy", "requests")),
       write_q_occ_(stats().average("write_queue_occupancy", "time-weighted write queue occupancy", "requests")) {
     if (cfg_.banks == 0) throw ConfigError(this->name() + ": a channel needs at least one bank");
-    read_q_.reserve(cfg_.read_queue);
-    write_q_.reserve(cfg_.write_queue);
-    internal_q_.reserve(cfg_.internal_queue);
+    MemoryBudget& budget = sim.memory_budget();
+    read_q_.reserve(budget.reserve(cfg_.read_queue, sizeof(DramTxn), "DRAM channels' transaction queues"));
+    write_q_.reserve(budget.reserve(cfg_.write_queue, sizeof(DramTxn), "DRAM channels' transaction queues"));
+    internal_q_.reserve(budget.reserve(cfg_.internal_queue, sizeof(DramTxn), "DRAM channels' transaction queues"));
     weigh_.assign((std::max(read_q_.capacity(), write_q_.capacity()) + 63) / 64, 0);  // positions stay below capacity
     next_refresh_ = cfg_.timing.tREFI;
 }

@@ -33,7 +33,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       interconnect_(register_interconnect_slot().create(shared.spec.register_interconnect,
                                                         shared.spec.register_interconnect_path, "nif", sim,
                                                         shared.spec.geometry.planes_per_package())),
-      thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size())),
+      thrash_(shared.spec.thrashing, static_cast<uint32_t>(regs_.size()), sim.memory_budget()),
       free_ports_(shared.spec.io_ports_per_package),
       staged_generation_(regs_.size(), 0),
       staged_program_(shared.spec.program_pipeline

@@ -47,10 +47,19 @@ ThrashingCheckerConfig ThrashingCheckerConfig::read(const ConfigNode* section, c
     return c;
 }
 
-ThrashingChecker::ThrashingChecker(const ThrashingCheckerConfig& cfg, uint32_t default_history)
-    : cfg_(cfg),
-      ring_(cfg.history ? cfg.history : std::max<uint32_t>(default_history, 1), 0),
-      last_eviction_(ring_.size()) {}
+namespace {
+// Evicted pages remembered: only an enabled checker is ever told of an eviction.
+uint32_t history_length(const ThrashingCheckerConfig& cfg, uint32_t default_history, MemoryBudget& budget) {
+    if (!cfg.enabled) return 1;
+    const uint32_t n = cfg.history ? cfg.history : std::max<uint32_t>(default_history, 1);
+    budget.reserve(n, sizeof(uint64_t), "thrashing checkers' eviction rings");
+    budget.reserve(1, FixedHashMap<uint64_t>::table_bytes(n), "thrashing checkers' eviction indexes");
+    return n;
+}
+}  // namespace
+
+ThrashingChecker::ThrashingChecker(const ThrashingCheckerConfig& cfg, uint32_t default_history, MemoryBudget& budget)
+    : cfg_(cfg), ring_(history_length(cfg, default_history, budget), 0), last_eviction_(ring_.size()) {}
 
 void ThrashingChecker::on_evict(uint64_t page) {
     ++evictions_;  // this eviction's number

@@ -15,6 +15,7 @@
 
 #include "sim/config/params.hpp"
 #include "sim/core/hash_map.hpp"
+#include "sim/core/memory_budget.hpp"
 
 namespace zng::flash {
 
@@ -34,8 +35,9 @@ class ThrashingChecker {
 public:
     enum class Change : uint8_t { None, On, Off };
 
-    // `history` replaces config.history when the latter is 0.
-    ThrashingChecker(const ThrashingCheckerConfig& cfg, uint32_t default_history);
+    // `history` replaces config.history when the latter is 0. The history's ring and
+    // index are charged to `budget`; a disabled checker keeps none.
+    ThrashingChecker(const ThrashingCheckerConfig& cfg, uint32_t default_history, MemoryBudget& budget);
 
     // A dirty page left the registers (it is being programmed).
     void on_evict(uint64_t page);

@@ -67,12 +67,11 @@ namespace {
 std::string gib(uint64_t bytes) { return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1ull << 30)); }
 }  // namespace
 
-void check_memory_estimate(const ConfigNode& root, uint64_t limit, const std::string& limit_where) {
-    if (limit == 0) return;
+uint64_t check_memory_estimate(const ConfigNode& root, uint64_t limit, const std::string& limit_where) {
     const std::vector<MemoryDemand> demands = estimate_upfront_memory(root);
     uint64_t total = 0;
     for (const auto& d : demands) total += d.bytes;
-    if (total <= limit) return;
+    if (limit == 0 || total <= limit) return total;
     const MemoryDemand& top = demands.front();
     throw ConfigError(fmt::format("{}: the {} need {} of host memory ({} in all before simulating), more than "
                                   "run.memory_limit = {} allows ({})",

@@ -63,9 +63,9 @@ const Param<Time> kWatchdog{
     "follow each other"};
 const Param<Size> kMemoryLimit{
     "memory_limit", "16GiB",
-    "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, L1 TLBs; sized by the "
-    "config, not by what a run touches) may take; a config past it is refused before anything is allocated (0 = no "
-    "limit)"};
+    "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, TLBs, queues built to "
+    "their depth, the thrashing checkers' rings, GoFS's segment table and file map; sized by the config, not by what "
+    "a run touches) may take; a config past it is refused before the array is allocated (0 = no limit)"};
 // Read by the data-set regime (sim/app/data_set_regime.cpp) before the platform is built.
 const Param<Real> kDataSetRatio{"data_set_ratio", "0",
                                 "size the capacities of data_set_capacities to this fraction of the applications' "
@@ -191,8 +191,8 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
         // What is allocated while building follows the configured geometry and sizes, so
         // running out of memory here is a configuration the host cannot hold.
         throw ConfigError("building the platform ran out of memory: the configured geometry and sizes need more "
-                          "memory than this host can give (the estimate checked against run.memory_limit covers "
-                          "the cache tag arrays, MSHR tables and L1 TLBs only)");
+                          "memory than this host can give (run.memory_limit covers the arrays allocated up front: "
+                          "cache tag arrays, MSHR tables, TLBs, queues and the storage's tables)");
     }
 }
 
@@ -218,7 +218,9 @@ static void reserve_storage_sms(const ConfigNode& root, std::vector<gpu::AppSpec
 void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     check_root(root);
     Params run(root.find(kRunSection.key()), run_schema(), kRunSection.key());
-    check_memory_estimate(root, run[kMemoryLimit], run.where(kMemoryLimit.key()));
+    const uint64_t estimated = check_memory_estimate(root, run[kMemoryLimit], run.where(kMemoryLimit.key()));
+    sim_->memory_budget().set_limit(run[kMemoryLimit], run.where(kMemoryLimit.key()));
+    sim_->memory_budget().reserve(1, estimated, "cache tag arrays, MSHR tables and TLBs");
     max_time_ = run[kMaxSimTime];
     series_interval_ = run[kStatsInterval];
     if (series_interval_ != 0 && series_interval_ < kMinSeriesInterval)

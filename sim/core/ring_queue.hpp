@@ -8,8 +8,11 @@
 #pragma once
 #include <bit>
 #include <cstddef>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "sim/core/memory_budget.hpp"
 
 namespace zng {
 
@@ -19,6 +22,10 @@ public:
     // initial_capacity is rounded up to a power of two; 0 allocates on the first push.
     explicit RingQueue(size_t initial_capacity = 0) {
         if (initial_capacity > 0) buf_.resize(std::bit_ceil(initial_capacity));
+    }
+    // A ring built to a configured `depth`, charged to `budget` (run.memory_limit) first.
+    static RingQueue charged(MemoryBudget& budget, size_t depth, std::string_view what) {
+        return RingQueue(budget.reserve(depth > 0 ? std::bit_ceil(depth) : 0, sizeof(T), what));
     }
 
     bool empty() const { return size_ == 0; }

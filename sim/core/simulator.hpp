@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/core/event_queue.hpp"
+#include "sim/core/memory_budget.hpp"
 #include "sim/mem/mem_request.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -28,6 +29,8 @@ public:
     void schedule(Event& e, Tick when) { events_.schedule(e, when); }
     StatRegistry& stats() { return stats_; }
     RequestPool& requests() { return requests_; }
+    // What the platform's components allocate up front, against run.memory_limit.
+    MemoryBudget& memory_budget() { return memory_budget_; }
 
     // Ends the run after the current event.
     void stop() { stop_ = true; }
@@ -55,6 +58,7 @@ private:
     EventQueue events_;
     StatRegistry stats_;
     RequestPool requests_;
+    MemoryBudget memory_budget_;
     bool stop_ = false;
 
     std::function<ProgressInfo()> progress_;

@@ -1,5 +1,7 @@
 #include "storage/gofs/gofs_plane.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "sim/core/errors.hpp"
@@ -87,15 +89,27 @@ uint32_t GofsSettings::reserved_sms_of(const ConfigNode* storage_section, const 
 }
 
 namespace {
-SegmentLogSettings log_settings(const GofsSettings& s, const SsdArray& array) {
+// The log's settings, with what the log, the file map and the per-file locks take
+// charged to `budget` before any of them is allocated.
+SegmentLogSettings log_settings(const GofsSettings& s, const SsdArray& array, const FileNamespace& ns,
+                                MemoryBudget& budget) {
     const uint64_t capacity = s.capacity ? s.capacity : array.capacity_bytes();
     if (capacity <= s.node_area + 2 * kSegmentBytes)
         throw SimError("GoFS capacity " + std::to_string(capacity) + " B leaves no data segments after the node area");
+    // F2FS addresses a block with 32 bits (block_t is a __u32 in include/linux/f2fs_fs.h),
+    // so it formats at most 2^32 blocks of 4 KB, 16 TiB; the log numbers blocks likewise.
+    if ((capacity - s.node_area) / kBlockBytes > UINT32_MAX)
+        throw SimError(fmt::format("GoFS capacity {} B is past the 16 TiB of 2^32 4 KB blocks that F2FS's 32-bit "
+                                   "block addresses reach (set storage.control_plane.capacity, or use smaller SSDs)",
+                                   capacity));
     SegmentLogSettings l;
     l.segments = static_cast<uint32_t>((capacity - s.node_area) / kSegmentBytes);
     l.blocks_per_segment = kSegmentBytes / kBlockBytes;
     l.sms = s.sms;
     l.gc_threshold = s.gc_threshold;
+    budget.reserve(1, SegmentLog::upfront_bytes(l, s.listing.files, ns.file_blocks()),
+                   "GoFS segment table and file map");
+    budget.reserve(s.listing.files, sizeof(RangeLock) + 1, "GoFS per-file locks and open flags");
     return l;
 }
 }  // namespace
@@ -104,7 +118,7 @@ GofsPlane::GofsPlane(const StoragePath& path, const GofsSettings& s)
     : ControlPlane(path, s.max_in_flight),
       s_(s),
       ns_(s.listing, s.node_area / kBlockBytes, s.metadata_cache / kBlockBytes),
-      log_(log_settings(s, path.array)),
+      log_(log_settings(s, path.array, ns_, path.sim.memory_budget())),
       data_base_(s.node_area),
       locks_(s.listing.files),
       opened_(s.listing.files, false),

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "sim/core/errors.hpp"
 
 namespace zng::storage::gofs {
@@ -36,11 +38,22 @@ void SegmentLog::invalidate(uint32_t b) {
     --seg.valid;
 }
 
+void SegmentLog::check_fits(const SegmentLogSettings& s, uint64_t files, uint64_t blocks) {
+    // In doubles: files * blocks may not fit 64 bits.
+    const double total = static_cast<double>(files) * static_cast<double>(blocks);
+    if (total >= static_cast<double>(uint64_t(s.segments - 1) * s.blocks_per_segment))
+        throw SimError(fmt::format("GoFS files of {:.0f} blocks do not fit a log of {} segments with one free", total,
+                                   s.segments));
+}
+
+uint64_t SegmentLog::upfront_bytes(const SegmentLogSettings& s, uint64_t files, uint64_t blocks) {
+    check_fits(s, files, blocks);
+    return uint64_t{s.segments} * (sizeof(Segment) + sizeof(uint32_t)) +
+           files * (sizeof(std::vector<uint32_t>) + blocks * sizeof(uint32_t));
+}
+
 void SegmentLog::format(uint64_t files, uint64_t blocks) {
-    const uint64_t total = files * blocks;
-    if (total >= uint64_t(s_.segments - 1) * s_.blocks_per_segment)
-        throw SimError("GoFS files of " + std::to_string(total) + " blocks do not fit a log of " +
-                       std::to_string(s_.segments) + " segments with one free");
+    check_fits(s_, files, blocks);
     map_.assign(files, std::vector<uint32_t>(blocks, kNoBlock));
     uint32_t b = 0;
     for (uint64_t f = 0; f < files; ++f)

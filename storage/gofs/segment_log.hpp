@@ -41,6 +41,11 @@ public:
 
     explicit SegmentLog(const SegmentLogSettings& s);
 
+    // Host bytes that a log of `s` holding `files` files of `blocks` blocks allocates when
+    // it is built and formatted: the segment table, the free-segment pools and the file
+    // map (run.memory_limit). Throws SimError when the files do not fit the log.
+    static uint64_t upfront_bytes(const SegmentLogSettings& s, uint64_t files, uint64_t blocks);
+
     // Lays out `files` files of `blocks` blocks each one after another from segment 0
     // (a freshly formatted and filled file system) and deals the rest to the SMs.
     void format(uint64_t files, uint64_t blocks);
@@ -75,6 +80,7 @@ private:
         std::vector<uint32_t> pool;  // free segments dealt to this allocator
     };
     static constexpr uint64_t kNoOwner = UINT64_MAX;
+    static void check_fits(const SegmentLogSettings& s, uint64_t files, uint64_t blocks);
 
     uint32_t append(uint32_t head, uint64_t file, uint64_t block);
     void open_segment(uint32_t head);

@@ -337,6 +337,38 @@ TEST(Cli, MemoryEstimateCoversMshrTablesAndTlbs) {
     EXPECT_NE(tlb.output.find("key 'gpu.l1_tlb.entries'"), std::string::npos) << tlb.output;
 }
 
+// Arrays that only a built component can size are charged against run.memory_limit
+// before they are allocated (found by fuzz/fuzz_config: outside the estimate, a config
+// within the limit built a 16 TiB GoFS log's tables or 16 M-entry eviction histories).
+TEST(Cli, ComponentsChargeTheirArraysToTheMemoryLimit) {
+    const std::string cfg = std::string(ZNG_SOURCE_DIR) + "/configs/";
+    // A thrashing checker of 2^20 evictions: a ring of 8 MiB and an index of 2^21 slots
+    // of 24 B, 48 MiB, a package. zng's GPU arrays take 8.67 MiB, so the first package
+    // brings the sum to 64.7 MiB and the second's ring to 72.7 MiB; its index would pass
+    // 100 MiB.
+    Result r = zngsim("config validate " + cfg + "zng.yaml --set flash.thrashing_checker.history=1048576"
+                      " --set run.memory_limit=100MiB");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("thrashing checkers' eviction indexes need 48 MiB more of host memory (48 MiB of them "
+                            "built so far), and with the 72.7 MiB already allocated up front"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("key 'run.memory_limit'"), std::string::npos) << r.output;
+    // GoFS on 16 TiB less its 1 GiB node area: 8,388,096 segments of a 16 B entry and a
+    // 4 B pool slot, and one file of one block (a 24 B vector and its 4 B): 167,761,948 B,
+    // 160 MiB, past 128 MiB and within 1 GiB.
+    const std::string gofs = "config validate " + cfg + "gofs.yaml --set storage.control_plane.capacity=16TiB"
+                             " --set storage.control_plane.files=1 --set storage.control_plane.file_size=4KiB";
+    Result big = zngsim(gofs + " --set run.memory_limit=128MiB");
+    EXPECT_EQ(big.code, 2) << big.output;
+    EXPECT_NE(big.output.find("GoFS segment table and file map need 160 MiB more"), std::string::npos) << big.output;
+    EXPECT_EQ(zngsim(gofs + " --set run.memory_limit=1GiB").code, 0);
+    // Past 2^32 blocks F2FS's 32-bit block addresses, and the log's, cannot reach.
+    Result past = zngsim("config validate " + cfg + "gofs.yaml --set storage.control_plane.capacity=17TiB");
+    EXPECT_EQ(past.code, 2) << past.output;
+    EXPECT_NE(past.output.find("past the 16 TiB of 2^32 4 KB blocks"), std::string::npos) << past.output;
+}
+
 // Flash blocks are state allocated as they are used: 16,777,216 blocks per plane (2^24,
 // 268,435,456 data-block-sized blocks of 20 B, 5 GiB if allocated up front) run a
 // small workload within a 2 GB address space.

@@ -25,7 +25,8 @@ ThrashingCheckerConfig rule(uint32_t history, uint32_t window, double on, double
 }
 
 TEST(ThrashingChecker, RewritesOfRecentlyEvictedPagesSwitchItOnAndFreshPagesOff) {
-    ThrashingChecker t(rule(4, 4, 0.5, 0.0), 99);
+    MemoryBudget budget;
+    ThrashingChecker t(rule(4, 4, 0.5, 0.0), 99, budget);
     for (uint64_t p : {1, 2, 3, 4}) t.on_evict(p);
     EXPECT_EQ(t.on_write_miss(1), Change::None);
     EXPECT_EQ(t.on_write_miss(2), Change::None);
@@ -46,7 +47,8 @@ TEST(ThrashingChecker, RewritesOfRecentlyEvictedPagesSwitchItOnAndFreshPagesOff)
 
 // Between the two ratios the signal holds; 2 of 4 is exactly on_ratio and switches on.
 TEST(ThrashingChecker, HoldsBetweenTheRatiosAndSwitchesAtThemExactly) {
-    ThrashingChecker t(rule(8, 4, 0.5, 0.25), 99);
+    MemoryBudget budget;
+    ThrashingChecker t(rule(8, 4, 0.5, 0.25), 99, budget);
     for (uint64_t p : {1, 2, 3, 4}) t.on_evict(p);
     for (uint64_t p : {1, 10, 11}) t.on_write_miss(p);
     EXPECT_EQ(t.on_write_miss(12), Change::None);  // 1/4 = 0.25: off already, stays off
@@ -61,7 +63,8 @@ TEST(ThrashingChecker, HoldsBetweenTheRatiosAndSwitchesAtThemExactly) {
 // A page evicted twice is remembered from its latest eviction: the older ring slot
 // ageing out must not forget it.
 TEST(ThrashingChecker, ReEvictedPageIsRememberedFromItsLatestEviction) {
-    ThrashingChecker t(rule(3, 1, 1.0, 0.0), 99);
+    MemoryBudget budget;
+    ThrashingChecker t(rule(3, 1, 1.0, 0.0), 99, budget);
     t.on_evict(7);
     t.on_evict(8);
     t.on_evict(7);
@@ -75,12 +78,29 @@ TEST(ThrashingChecker, ReEvictedPageIsRememberedFromItsLatestEviction) {
 }
 
 TEST(ThrashingChecker, HistoryDefaultsToTheRegisterCount) {
-    ThrashingChecker t(rule(0, 1, 1.0, 0.0), 2);
+    MemoryBudget budget;
+    ThrashingChecker t(rule(0, 1, 1.0, 0.0), 2, budget);
     t.on_evict(1);
     t.on_evict(2);
     t.on_evict(3);
     EXPECT_FALSE(t.recently_evicted(1));
     EXPECT_TRUE(t.recently_evicted(2));
+}
+
+// The ring and its index are charged against run.memory_limit before they exist; a
+// disabled checker, which is never told of an eviction, keeps and charges nothing.
+TEST(ThrashingChecker, HistoryIsChargedToTheMemoryBudgetOnlyWhenEnabled) {
+    MemoryBudget budget;
+    ThrashingChecker on(rule(1000, 1, 1.0, 0.0), 2, budget);
+    // 1,000 ring slots of 8 B, and an index of 1,000 keys: 2,048 slots (at most half
+    // used, a power of two) of key, value and flag, 24 B each.
+    EXPECT_EQ(budget.charged(), 1000u * 8 + 2048u * 24);
+    ThrashingCheckerConfig off = rule(1000, 1, 1.0, 0.0);
+    off.enabled = false;
+    ThrashingChecker idle(off, 2, budget);
+    EXPECT_EQ(budget.charged(), 1000u * 8 + 2048u * 24);
+    budget.set_limit(budget.charged() + 1000, "limit");
+    EXPECT_THROW(ThrashingChecker(rule(1000, 1, 1.0, 0.0), 2, budget), SimError);
 }
 
 TEST(ThrashingChecker, OffRatioMustBeBelowOnRatio) {
