@@ -89,13 +89,25 @@ run_target() {
   [ -d "fuzz/corpus/$t" ] && seed_dirs+=("fuzz/corpus/$t")
   [ -d "$seeds/$t" ] && seed_dirs+=("$seeds/$t")
   [ "$t" = config ] && { seed_dirs+=(configs); options+=(-dict="$build/fuzz/config.dict"); }
+  touch "$build/fuzz/$t.start"  # findings newer than this are this run's
   "$build/fuzz/fuzz_$t" "${mode[@]}" "${options[@]}" -rss_limit_mb=512 -timeout="$timeout" -print_final_stats=1 \
     -artifact_prefix="$findings/" "$corpus" "${seed_dirs[@]}" > "$log" 2>&1 || status=$?
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   if [ "$status" -ne 0 ]; then
     echo "fuzz $t: FINDING after ${runs:-?} inputs, $((SECONDS - start)) s (exit $status); input in $findings/, log $log" >&2
-    grep -E "^(==[0-9]+==ERROR|SUMMARY|.*unexpected exception)" "$log" | head -5 >&2 || true
+    # libFuzzer's own errors are "==PID== ERROR: libFuzzer: ...", the sanitizers' "==PID==ERROR: ...".
+    grep -E "^(==[0-9]+== ?ERROR|SUMMARY|.*unexpected exception)" "$log" | head -5 >&2 || true
+    # The input itself, so that a finding on a machine whose files are gone (a CI run) can
+    # be replayed: base64 -d > input; build-fuzz/fuzz/fuzz_<target> input.
+    local input
+    find "$findings" -type f -newer "$build/fuzz/$t.start" | while read -r input; do
+      if [ "$(stat -c %s "$input")" -le 65536 ]; then
+        echo "fuzz $t: $(basename "$input") in base64: $(base64 -w0 "$input")" >&2
+      else
+        echo "fuzz $t: $(basename "$input") is $(stat -c %s "$input") B, too large to print" >&2
+      fi
+    done
     return 1
   fi
   echo "fuzz $t: ${runs:-?} inputs in $((SECONDS - start)) s, no finding ($(ls "$corpus" | wc -l) inputs in the corpus)"
