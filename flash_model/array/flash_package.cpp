@@ -22,7 +22,7 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       package_(package_in_channel),
       endpoint_(shared.package_endpoint(channel * shared.spec.geometry.packages_per_channel() + package_in_channel)),
       port_is_network_(shared.network->carries_package_io()),
-      planes_(shared.spec.geometry.planes_per_package()),
+      planes_(charged_planes(sim.memory_budget(), shared.spec)),
       dies_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die()),
       demand_waiting_((shared.spec.geometry.planes_per_package() + 63) / 64),
       decoders_(shared.spec.geometry.planes_per_package(),
@@ -54,6 +54,20 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
         const uint32_t log = sh_.log_map->open_log_block(a);
         return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
     });
+}
+
+uint32_t FlashPackage::charged_planes(MemoryBudget& budget, const FlashSpec& spec) {
+    const uint32_t planes = spec.geometry.planes_per_package();
+    budget.reserve(1, sizeof(FlashPackage), "flash packages");
+    // A plane's queues, row decoder, staging lane and lane count; each register's staging
+    // generation.
+    budget.reserve(planes, sizeof(Plane) + sizeof(ProgrammableRowDecoder) + 2 * sizeof(uint32_t),
+                   "flash planes' queues and row decoders");
+    budget.reserve(1,
+                   FlashRegisterFile::upfront_bytes(planes, spec.registers_per_plane) +
+                       uint64_t{planes} * spec.registers_per_plane * sizeof(uint32_t),
+                   "flash registers' state");
+    return planes;
 }
 
 void FlashPackage::fail(const std::string& what) const {

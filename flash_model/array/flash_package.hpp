@@ -81,6 +81,9 @@ public:
     uint64_t busy_planes() const;
 
 private:
+    // Charges what the package builds for its planes and registers to `budget`
+    // (run.memory_limit) and returns its plane count.
+    static uint32_t charged_planes(MemoryBudget& budget, const FlashSpec& spec);
     // What an operation does to the array (planes of a die overlap same-kind operations).
     enum class ArrayOp : uint8_t { Sense, Program, Erase };
     struct Plane {

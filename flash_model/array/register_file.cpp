@@ -25,6 +25,13 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
     dirty_candidates_.reserve(regs_.size());
 }
 
+uint64_t FlashRegisterFile::upfront_bytes(uint64_t planes, uint64_t per_plane) {
+    const uint64_t regs = planes * per_plane;
+    constexpr uint64_t kReplacementBytes = sizeof(uint64_t) + 2 * sizeof(uint32_t);
+    return regs * (sizeof(FlashRegister) + 2 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + kReplacementBytes) +
+           planes * 3 * sizeof(uint32_t) + FixedHashMap<uint32_t>::table_bytes(regs);
+}
+
 void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     if (busy_[r] == static_cast<uint8_t>(b)) return;
     busy_[r] = b;

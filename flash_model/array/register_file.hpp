@@ -45,6 +45,10 @@ class FlashRegisterFile {
 public:
     FlashRegisterFile(uint32_t planes, uint32_t per_plane, RegisterGrouping grouping,
                       std::unique_ptr<RegisterReplacementPolicy> policy);
+    // Host bytes a file of `planes` x `per_plane` registers allocates when built: each
+    // register's state, flags, scratch slots and replacement order (an LRU stamp and two
+    // links), the per-plane counters and the tag index (run.memory_limit).
+    static uint64_t upfront_bytes(uint64_t planes, uint64_t per_plane);
 
     static uint64_t make_tag(uint32_t plane, uint32_t block, uint32_t page) {
         return (static_cast<uint64_t>(plane) << 48) | (static_cast<uint64_t>(block) << 20) | page;

@@ -15,8 +15,9 @@ FlashController::FlashController(Simulator& sim, std::string name, const ClockDo
       channel_(channel),
       scheduler_(std::move(scheduler)),
       s_(s),
-      planes_(static_cast<size_t>(shared.spec.geometry.packages_per_channel()) *
-              shared.spec.geometry.planes_per_package()),
+      planes_(sim.memory_budget().reserve(static_cast<size_t>(shared.spec.geometry.packages_per_channel()) *
+                                              shared.spec.geometry.planes_per_package(),
+                                          sizeof(PlaneQueue), "flash controllers' per-plane queues")),
       decode_(sim, [this](uint32_t& id) { decoded(id); }, "flash-controller"),
       reads_(stats().counter("reads", "demand reads answered", "requests")),
       writes_(stats().counter("writes", "demand writes answered", "requests")),

@@ -58,7 +58,9 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
     : sim_(sim), flash_(flash), geo_(flash.geometry()), page_size_(geo_.page_size()),
       firmware_latency_(s.firmware_latency),
       sector_bytes_(std::max<uint64_t>(1, geo_.page_size() / 64)),
-      ftl_(static_cast<uint32_t>(geo_.planes()), geo_.blocks_per_plane(), geo_.pages_per_block(), s.overprovisioning,
+      ftl_(static_cast<uint32_t>(
+               sim.memory_budget().reserve(geo_.planes(), PageFtl::kUpfrontBytesPerUnit, "SSD FTL's per-plane units")),
+           geo_.blocks_per_plane(), geo_.pages_per_block(), s.overprovisioning,
            s.gc_threshold, std::move(pool)),
       buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(s.dram_bandwidth, s.dram_latency),
       cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),

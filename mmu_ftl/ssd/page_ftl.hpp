@@ -33,6 +33,10 @@ public:
         Location at;
     };
 
+    // Host bytes the FTL allocates per unit when built (its block list and heads; the
+    // blocks themselves and the page map grow as they are used).
+    static constexpr size_t kUpfrontBytesPerUnit = sizeof(std::vector<int>) + 2 * sizeof(uint32_t);
+
     PageFtl(uint32_t units, uint32_t blocks_per_unit, uint32_t pages_per_block, double overprovisioning,
             uint32_t gc_threshold, std::unique_ptr<FreeBlockPool> pool);
 
@@ -67,6 +71,7 @@ private:
         uint32_t open = kNone;      // erased block taking writes
         uint32_t preload = kNone;   // block receiving pre-loaded data
     };
+    static_assert(sizeof(Unit) == kUpfrontBytesPerUnit);
 
     uint64_t encode(const Location& l) const {
         return (uint64_t{l.unit} * blocks_per_unit_ + l.block) * pages_per_block_ + l.page;

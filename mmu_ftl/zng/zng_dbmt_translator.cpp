@@ -48,7 +48,9 @@ struct Setup {
     std::unique_ptr<FreeBlockPool> pool;
 };
 
-Setup make_setup(const Params& p, const TranslatorContext& ctx) {
+// `budget` is charged the layout's per-plane maps and the block table, which cover the
+// whole array up front (run.memory_limit), before either is allocated.
+Setup make_setup(const Params& p, const TranslatorContext& ctx, MemoryBudget& budget) {
     flash::FlashSpec spec = flash::load_flash_spec(ctx.root);
     const flash::FlashGeometry& g = spec.geometry;
     // "the MMU page table is the DBMT": a translation names a flash page, so the MMU's
@@ -66,11 +68,14 @@ Setup make_setup(const Params& p, const TranslatorContext& ctx) {
     // planes cannot be split: every application then shares all of them.
     const uint32_t apps = p[kPlacement] == "app_planes" && ctx.apps > 1 ? ctx.apps : 1;
     std::optional<DataBlockLayout> layout;
+    budget.reserve(g.planes(), 2 * sizeof(uint32_t), "ZnG FTL's plane-to-unit maps");
     try {
         layout.emplace(g, span, apps);
     } catch (const std::invalid_argument& e) {
         p.fail(kPlacement.key(), e.what());
     }
+    budget.reserve(uint64_t{layout->units()} * layout->blocks_per_unit(), sizeof(PhysicalBlock),
+                   "ZnG FTL's physical block table");
     const uint32_t blocks = g.blocks_per_plane();
     const uint32_t group = p[kLogGroupSize];
     const double op = p[kOverprovisioning];
@@ -111,7 +116,7 @@ const ComponentSchema& ZngDbmtTranslator::schema() {
 ZngDbmtTranslator::ZngDbmtTranslator(Simulator& sim, const Params& p, const TranslatorContext& ctx)
     : stats_(sim.stats(), "translation"),
       tables_([&] {
-          Setup s = make_setup(p, ctx);
+          Setup s = make_setup(p, ctx, sim.memory_budget());
           return ZngFtlTables(s.layout, s.user_blocks, s.group_size, std::move(s.pool));
       }()),
       sizes_(compute_mapping_table_sizes(tables_.layout, tables_.user_blocks_per_unit, tables_.lbmt.group_size())),

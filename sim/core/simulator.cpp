@@ -6,7 +6,7 @@
 
 namespace zng {
 
-Simulator::Simulator() = default;
+Simulator::Simulator() { stats_.set_memory_budget(&memory_budget_); }
 Simulator::~Simulator() = default;
 
 Simulator::RunResult Simulator::run() {

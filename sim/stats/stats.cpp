@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "sim/core/memory_budget.hpp"
+
 namespace zng {
 
 namespace {
@@ -76,6 +78,12 @@ T& StatRegistry::add(const std::string& name, const std::string& desc, const std
     // stats.meta.json and `zngsim stats describe` document every value a run writes.
     if (desc.empty() || unit.empty())
         throw std::logic_error("statistic '" + name + "' registered without a " + (desc.empty() ? "description" : "unit"));
+    if (budget_) {
+        // The statistic, its copies of name, description and unit, and its map node and
+        // list slots (an estimate of the allocator's share).
+        constexpr size_t kIndexBytes = 96;
+        budget_->reserve(1, sizeof(T) + 2 * name.size() + desc.size() + unit.size() + kIndexBytes, "statistics");
+    }
     auto p = std::make_unique<T>(name, desc, unit, std::forward<A>(a)...);
     T& ref = *p;
     owned_.push_back(std::move(p));
@@ -92,6 +100,7 @@ Average& StatRegistry::average(const std::string& n, const std::string& d, const
 }
 Histogram& StatRegistry::histogram(const std::string& n, const std::string& d, const std::string& u, uint64_t w,
                                    uint32_t b, bool log2) {
+    if (budget_) budget_->reserve(b, sizeof(uint64_t), "statistics' histogram buckets");
     return add<Histogram>(n, d, u, w, b, log2);
 }
 Formula& StatRegistry::formula(const std::string& n, const std::string& d, const std::string& u,

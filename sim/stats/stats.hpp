@@ -105,8 +105,14 @@ private:
     std::function<double()> f_;
 };
 
+class MemoryBudget;
+
 class StatRegistry {
 public:
+    // Every statistic registered from now on is charged to `budget` (run.memory_limit):
+    // a component's statistics are its largest fixed cost, and a config can multiply
+    // components (262,144 flash packages) past the host.
+    void set_memory_budget(MemoryBudget* budget) { budget_ = budget; }
     Counter& counter(const std::string& name, const std::string& desc, const std::string& unit);
     Average& average(const std::string& name, const std::string& desc, const std::string& unit);
     Histogram& histogram(const std::string& name, const std::string& desc, const std::string& unit,
@@ -138,6 +144,7 @@ private:
     std::map<std::string, Stat*> by_name_;
     std::vector<std::string> series_names_;
     std::vector<std::function<double()>> series_cols_;
+    MemoryBudget* budget_ = nullptr;
 };
 
 // A name prefix for a component's stats: StatGroup("l2.bank3").counter("hits", ...).

@@ -343,14 +343,14 @@ TEST(Cli, MemoryEstimateCoversMshrTablesAndTlbs) {
 TEST(Cli, ComponentsChargeTheirArraysToTheMemoryLimit) {
     const std::string cfg = std::string(ZNG_SOURCE_DIR) + "/configs/";
     // A thrashing checker of 2^20 evictions: a ring of 8 MiB and an index of 2^21 slots
-    // of 24 B, 48 MiB, a package. zng's GPU arrays take 8.67 MiB, so the first package
-    // brings the sum to 64.7 MiB and the second's ring to 72.7 MiB; its index would pass
-    // 100 MiB.
+    // of 24 B, 48 MiB, a package. zng's GPU arrays and statistics take under 10 MiB, so
+    // the first package brings the sum under 66 MiB and the second's ring under 74 MiB;
+    // its index would pass 100 MiB.
     Result r = zngsim("config validate " + cfg + "zng.yaml --set flash.thrashing_checker.history=1048576"
                       " --set run.memory_limit=100MiB");
     EXPECT_EQ(r.code, 2) << r.output;
     EXPECT_NE(r.output.find("thrashing checkers' eviction indexes need 48 MiB more of host memory (48 MiB of them "
-                            "built so far), and with the 72.7 MiB already allocated up front"),
+                            "built so far), and with the 7"),
               std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("key 'run.memory_limit'"), std::string::npos) << r.output;
@@ -363,6 +363,18 @@ TEST(Cli, ComponentsChargeTheirArraysToTheMemoryLimit) {
     EXPECT_EQ(big.code, 2) << big.output;
     EXPECT_NE(big.output.find("GoFS segment table and file map need 160 MiB more"), std::string::npos) << big.output;
     EXPECT_EQ(zngsim(gofs + " --set run.memory_limit=1GiB").code, 0);
+    // 262,144 flash packages of one plane (4,096 channels of 64): ZnG's block table has a
+    // 20 B entry for each of their 1,024 blocks, 5 GiB.
+    const std::string many = " --set flash.channels=4096 --set flash.packages_per_channel=64 --set "
+                             "flash.dies_per_package=1 --set flash.planes_per_die=1 --set run.memory_limit=128MiB";
+    Result table = zngsim("config validate " + cfg + "zng.yaml" + many);
+    EXPECT_EQ(table.code, 2) << table.output;
+    EXPECT_NE(table.output.find("ZnG FTL's physical block table need 5 GiB more"), std::string::npos) << table.output;
+    // HybridGPU builds the packages themselves, each with its statistics: they are charged
+    // as they are built, and the limit stops the build part way.
+    Result packages = zngsim("config validate " + cfg + "hybridgpu.yaml" + many);
+    EXPECT_EQ(packages.code, 2) << packages.output;
+    EXPECT_NE(packages.output.find("key 'run.memory_limit'"), std::string::npos) << packages.output;
     // Past 2^32 blocks F2FS's 32-bit block addresses, and the log's, cannot reach.
     Result past = zngsim("config validate " + cfg + "gofs.yaml --set storage.control_plane.capacity=17TiB");
     EXPECT_EQ(past.code, 2) << past.output;

@@ -7,6 +7,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/ring_queue.hpp"
+#include "sim/core/simulator.hpp"
 
 namespace zng {
 namespace {
@@ -49,6 +50,21 @@ TEST(MemoryBudget, AChargedRingIsChargedItsPowerOfTwoCapacity) {
     EXPECT_EQ(b.charged(), 128u * 8);
     b.set_limit(128 * 8 + 100 * 8, "limit");
     EXPECT_THROW(RingQueue<uint64_t>::charged(b, 100, "queue"), SimError);  // another 1 KiB
+}
+
+// A statistic costs its object, its name twice (itself and the index key), its
+// description and unit, and 96 B of index; a histogram also its buckets.
+TEST(MemoryBudget, StatisticsAreChargedAsTheyAreRegistered) {
+    Simulator sim;
+    MemoryBudget& b = sim.memory_budget();
+    sim.stats().counter("a.b", "four", "ms");  // 3 x 2 + 4 + 2 + 96 = 108 B beside the Counter
+    EXPECT_EQ(b.charged(), sizeof(Counter) + 108);
+    const uint64_t before = b.charged();
+    sim.stats().histogram("h", "d", "u", 10, 64);  // 64 buckets of 8 B, then 1 x 2 + 1 + 1 + 96
+    EXPECT_EQ(b.charged() - before, 64 * 8 + sizeof(Histogram) + 100);
+    b.set_limit(b.charged() + 50, "limit");
+    EXPECT_THROW(sim.stats().counter("c", "d", "u"), SimError);
+    EXPECT_EQ(sim.stats().find("c"), nullptr);
 }
 
 }  // namespace
