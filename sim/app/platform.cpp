@@ -64,8 +64,8 @@ const Param<Time> kWatchdog{
 const Param<Size> kMemoryLimit{
     "memory_limit", "16GiB",
     "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, TLBs, queues built to "
-    "their depth, the thrashing checkers' rings, GoFS's segment table and file map; sized by the config, not by what "
-    "a run touches) may take; a config past it is refused before the array is allocated (0 = no limit)"};
+    "their depth, flash planes and registers, FTL and file-system tables, statistics; sized by the config, not by "
+    "what a run touches) may take; a config past it is refused before the array is allocated (0 = no limit)"};
 // Read by the data-set regime (sim/app/data_set_regime.cpp) before the platform is built.
 const Param<Real> kDataSetRatio{"data_set_ratio", "0",
                                 "size the capacities of data_set_capacities to this fraction of the applications' "
@@ -192,7 +192,7 @@ Platform::Platform(const ConfigNode& root, std::vector<AppInput> apps) : root_(r
         // running out of memory here is a configuration the host cannot hold.
         throw ConfigError("building the platform ran out of memory: the configured geometry and sizes need more "
                           "memory than this host can give (run.memory_limit covers the arrays allocated up front: "
-                          "cache tag arrays, MSHR tables, TLBs, queues and the storage's tables)");
+                          "cache tag arrays, MSHR tables, TLBs, queues, flash, FTL and file-system tables, statistics)");
     }
 }
 

@@ -29,7 +29,10 @@ void MemoryBudget::set_limit(uint64_t limit, std::string where) {
 size_t MemoryBudget::reserve(size_t count, size_t bytes_each, std::string_view what) {
     // In doubles: count * bytes_each may not fit 64 bits.
     const double bytes = static_cast<double>(count) * static_cast<double>(bytes_each);
-    uint64_t& mine = by_what_[std::string(what)];
+    // Looked up by view: only a kind charged for the first time makes its key.
+    auto it = by_what_.find(what);
+    if (it == by_what_.end()) it = by_what_.emplace(std::string(what), 0).first;
+    uint64_t& mine = it->second;
     if (limit_ != 0 && static_cast<double>(charged_) + bytes > static_cast<double>(limit_))
         throw SimError(fmt::format("the {} need {} more of host memory ({} of them built so far), and with the {} "
                                    "already allocated up front that passes run.memory_limit = {} ({})",
