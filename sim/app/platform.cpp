@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <fnmatch.h>
 #include <sys/resource.h>
 
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,6 +58,11 @@ const Param<Time> kStatsInterval{
     "sample time-series statistics (per-app requests, ...) every interval into series.csv, written as sampled (0 = "
     "off); at least 1us: below a Z-NAND read (tR 3 us) a sample shows no trend, and 1 us bounds the file to 10^6 "
     "rows per simulated second"};
+const Param<String> kSeries{
+    "series", "",
+    "more columns for series.csv: comma-separated statistic names or shell patterns (memory.controller*.reads), each "
+    "sampled as its value so far (a counter's count, an average's mean); a pattern that names no statistic is an "
+    "error; needs run.stats_interval"};
 const Param<Time> kWatchdog{
     "watchdog", "1s",
     "stop with an error when no warp instruction retires for this much simulated time, reporting the oldest request "
@@ -96,7 +103,7 @@ const ComponentSchema& run_schema() {
         .slot = "run",
         .name = "run",
         .description = "Simulator settings of a run.",
-        .params = {kMaxSimTime, kStatsInterval, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities},
+        .params = {kMaxSimTime, kStatsInterval, kSeries, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities},
         .ports = {},
     }};
     return s.schema;
@@ -140,6 +147,18 @@ auto build_section(const ConfigNode& root, const std::string& section, Make&& ma
     } catch (const std::length_error& e) {
         throw section_error(root, section, e.what());
     }
+}
+
+// run.series: the comma-separated patterns, blanks around each ignored, empty ones skipped.
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string item; std::getline(in, item, ',');) {
+        const size_t b = item.find_first_not_of(" \t");
+        if (b == std::string::npos) continue;
+        out.push_back(item.substr(b, item.find_last_not_of(" \t") - b + 1));
+    }
+    return out;
 }
 
 // run.stats_interval's floor (see its description).
@@ -228,6 +247,9 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
                                                units::format_time(series_interval_),
                                                units::format_time(kMinSeriesInterval)));
     watchdog_ = run[kWatchdog];
+    const std::string series_patterns = run[kSeries];
+    if (!series_patterns.empty() && series_interval_ == 0)
+        run.fail(kSeries.key(), "a series needs run.stats_interval (the sampling interval) above 0");
 
     std::vector<trace::ArrayIndex> data_sets;
     for (const auto& a : apps) data_sets.emplace_back(a.source ? trace::ArrayIndex(a.source->header().arrays)
@@ -324,6 +346,26 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
                     double t = ticks_to_seconds(s->now());
                     return t > 0 ? static_cast<double>(m->medium_bytes_written()) / t / 1e9 : 0.0;
                 });
+    // Every statistic is registered by now: the columns asked for can be resolved.
+    add_series_columns(series_patterns, run);
+}
+
+// run.series: each pattern adds the statistics it matches, in registration order, once.
+void Platform::add_series_columns(const std::string& patterns, const Params& run) {
+    StatRegistry& reg = sim_->stats();
+    std::set<std::string> taken(reg.series_names().begin(), reg.series_names().end());
+    for (const std::string& pattern : split_list(patterns)) {
+        bool matched = false;
+        for (const Stat* st : reg.all()) {
+            if (::fnmatch(pattern.c_str(), st->name().c_str(), 0) != 0) continue;
+            matched = true;
+            if (!taken.insert(st->name()).second) continue;
+            reg.add_series_column(st->name(), [st] { return st->value(); });
+        }
+        if (!matched)
+            run.fail(kSeries.key(), fmt::format("'{}' names no statistic of this platform (`zngsim stats describe` "
+                                                "lists them)", pattern));
+    }
 }
 
 // What GPU-issued I/O costs the SMs while threads wait for it (seed 000 Fig. 4: the SMs

@@ -22,6 +22,7 @@ class Gpu;
 }
 class AddressTranslator;
 class MemoryBackend;
+class Params;
 namespace storage {
 class StorageSystem;
 }
@@ -85,6 +86,8 @@ private:
     // What a run that stopped progressing is waiting for (run.watchdog's error).
     std::string stuck_report(Tick span) const;
     void register_gpu_wait_stats(StatGroup g) const;
+    // run.series: the statistics its patterns name become series columns.
+    void add_series_columns(const std::string& patterns, const Params& run);
     const ConfigNode& root_;
     std::vector<std::string> app_names_;
     std::unique_ptr<Simulator> sim_;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -425,6 +426,52 @@ TEST(Cli, SeriesStreamedAtABoundedInterval) {
     EXPECT_EQ(last.substr(0, last.find(',')), std::to_string(rows));
     for (const auto& e : fs::directory_iterator(out))
         EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << "left behind: " << e.path();
+}
+
+// run.series adds the statistics its patterns name to series.csv, in registration order,
+// each as its value so far: the last row's counters are at most their final values in
+// stats.json, and a pattern that names nothing, or a series without an interval, is a
+// configuration error naming the key.
+TEST(Cli, SeriesTakesTheStatisticsItsPatternsName) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    const fs::path out = scratch_path("zngsim-cli-series-pick");
+    Result none = zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() +
+                         " --set run.stats_interval=1us --set run.series=gpu.sm0.loads,no.such.stat");
+    EXPECT_EQ(none.code, 2) << none.output;
+    EXPECT_NE(none.output.find("key 'run.series'"), std::string::npos) << none.output;
+    EXPECT_NE(none.output.find("'no.such.stat' names no statistic"), std::string::npos) << none.output;
+    Result no_interval =
+        zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() + " --set run.series=gpu.ipc");
+    EXPECT_EQ(no_interval.code, 2) << no_interval.output;
+    EXPECT_NE(no_interval.output.find("needs run.stats_interval"), std::string::npos) << no_interval.output;
+
+    Result r = zngsim("run --config " + ideal + " --workload deg -q --out " + out.string() +
+                      " --set run.stats_interval=1us --set 'run.series=gpu.sm1?.loads, gpu.sm0.loads,gpu.sm1?.loads'");
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream csv(out / "series.csv");
+    std::string line, last;
+    std::getline(csv, line);
+    // sm10-sm15 match the first pattern (the GPU has 16 SMs), sm0 the second; the third
+    // repeats the first and adds nothing.
+    EXPECT_EQ(line, "time_us,gpu.app.deg.memory_requests,gpu.sm10.loads,gpu.sm11.loads,gpu.sm12.loads,"
+                    "gpu.sm13.loads,gpu.sm14.loads,gpu.sm15.loads,gpu.sm0.loads");
+    std::vector<double> previous(9, 0.0);
+    while (std::getline(csv, line)) {
+        std::vector<double> row;
+        std::istringstream in(line);
+        for (std::string v; std::getline(in, v, ',');) row.push_back(std::stod(v));
+        ASSERT_EQ(row.size(), 9u) << line;
+        for (size_t c = 2; c < row.size(); ++c) EXPECT_GE(row[c], previous[c]) << "a counter went down: " << line;
+        previous = row;
+        last = line;
+    }
+    ASSERT_FALSE(last.empty());
+    std::ifstream stats(out / "stats.json");
+    const auto j = nlohmann::json::parse(stats);
+    const double final_sm0 = j["stats"]["gpu"]["sm0"]["loads"].get<double>();
+    EXPECT_GT(final_sm0, 0.0);
+    EXPECT_LE(previous[8], final_sm0);
+    EXPECT_GT(previous[8], 0.0) << "sm0 loaded nothing before the last sample";
 }
 
 // `run --input` takes a GraphBIG CSR directory, as its help says (and `trace gen` does).
