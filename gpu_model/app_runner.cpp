@@ -28,6 +28,12 @@ AppRunner::AppRunner(Simulator& sim, const ClockDomain& clock, uint16_t id, std:
 
 void AppRunner::start() { next_kernel(); }
 
+void AppRunner::close_window() {
+    if (finished_) return;
+    finish_cycle_ = clock_.tick_to_cycle(sim_.now()) + 1;
+    cycles_ += finish_cycle_;
+}
+
 void AppRunner::next_kernel() {
     if (!trace_->next_kernel(kernel_)) {
         finished_ = true;

@@ -33,6 +33,10 @@ public:
     void start();
     bool finished() const { return finished_; }
     Cycle finish_cycle() const { return finish_cycle_; }
+    // run.stop_at: the application has not finished and the run ends now. Its cycles
+    // become those of the window (the cycle of `now` + 1, as at a finish), so its IPC is
+    // the window's; it stays not finished.
+    void close_window();
     uint64_t instructions() const { return instructions_.get(); }
     uint64_t requests_in_flight() const { return in_flight_; }
     uint64_t kernels_done() const { return kernels_.get(); }

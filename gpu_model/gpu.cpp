@@ -196,6 +196,15 @@ std::vector<AppResult> Gpu::results() const {
     return out;
 }
 
+void Gpu::close_window() {
+    if (apps_left_ == 0) return;  // every application finished: its cycles are counted
+    for (const auto& r : apps_) {
+        r->close_window();
+        end_cycle_ = std::max(end_cycle_, r->finish_cycle());
+    }
+    *cycles_stat_ += end_cycle_;
+}
+
 void Gpu::app_finished(AppRunner& a) {
     (void)a;
     if (--apps_left_ > 0) return;

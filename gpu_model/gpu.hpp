@@ -65,6 +65,9 @@ public:
     void start();
     // Every application finished and the memory hierarchy drained.
     bool finished() const { return done_; }
+    // run.stop_at: the run ends before every application finished. The unfinished ones
+    // close their window (AppRunner::close_window) and the GPU's cycles are the window's.
+    void close_window();
     // What is behind the L2 has nothing left in flight. A back end may go on working
     // after the GPU side is idle (a flash back end's garbage-collection merge, requested
     // by a late program, runs as firmware operations): the run ends only when this says

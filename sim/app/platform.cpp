@@ -53,6 +53,11 @@ const Param<Section> kStorageSection{"storage", "",
 // run: simulator settings.
 const Param<Time> kMaxSimTime{"max_sim_time", "0",
                               "stop with an error after this much simulated time (0 = no limit)"};
+const Param<Time> kStopAt{
+    "stop_at", "0",
+    "end the run at this simulated time with the statistics of the window so far, as a run that finished (exit 0; "
+    "stats.json gains stopped_at_ps, and an unfinished application's cycles and IPC are the window's), to study "
+    "the start of a long workload; 0 = run to the end. run.max_sim_time, an error, still applies"};
 const Param<Time> kStatsInterval{
     "stats_interval", "0",
     "sample time-series statistics (per-app requests, ...) every interval into series.csv, written as sampled (0 = "
@@ -103,7 +108,7 @@ const ComponentSchema& run_schema() {
         .slot = "run",
         .name = "run",
         .description = "Simulator settings of a run.",
-        .params = {kMaxSimTime, kStatsInterval, kSeries, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities},
+        .params = {kMaxSimTime, kStopAt, kStatsInterval, kSeries, kWatchdog, kMemoryLimit, kDataSetRatio, kDataSetCapacities},
         .ports = {},
     }};
     return s.schema;
@@ -241,6 +246,7 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
     sim_->memory_budget().set_limit(run[kMemoryLimit], run.where(kMemoryLimit.key()));
     sim_->memory_budget().reserve(1, estimated, "cache tag arrays, MSHR tables and TLBs");
     max_time_ = run[kMaxSimTime];
+    stop_at_ = run[kStopAt];
     series_interval_ = run[kStatsInterval];
     if (series_interval_ != 0 && series_interval_ < kMinSeriesInterval)
         run.fail(kStatsInterval.key(), fmt::format("{} is below the minimum of {} (0 turns the series off)",
@@ -462,6 +468,16 @@ RunReport Platform::run(bool progress) {
         }
     } limit(*sim_, max_time_);
     if (max_time_) sim_->schedule(limit, max_time_);
+    // run.stop_at: scheduled before anything of its tick, so the window is [0, stop_at).
+    struct StopAt : Event {
+        Platform& p;
+        StopAt(Platform& p) : Event("stop-at"), p(p) {}
+        void process() override {
+            p.stopped_ = true;
+            p.sim_->stop();
+        }
+    } stop_at(*this);
+    if (stop_at_) sim_->schedule(stop_at, stop_at_);
     // A run that never ends is worse than one that fails: every `watchdog_` of simulated
     // time, at least one warp instruction must have retired. When the watchdog is the
     // last event left it steps aside, so that a drained queue is still reported as the
@@ -483,16 +499,23 @@ RunReport Platform::run(bool progress) {
     gpu_->start();
     rep.result = sim_->run();
     if (limit.scheduled()) sim_->events().deschedule(limit);
+    if (stop_at.scheduled()) sim_->events().deschedule(stop_at);
     if (watchdog.scheduled()) sim_->events().deschedule(watchdog);
     if (series.scheduled()) sim_->events().deschedule(series);
-    if (!gpu_->finished())
+    if (stopped_) {
+        // The window ends with work in flight: nothing is left to check but what the
+        // statistics say of it.
+        gpu_->close_window();
+    } else if (!gpu_->finished()) {
         throw SimError(fmt::format("deadlock: no event left at {} but the workload has not finished ({} memory "
                                    "requests in the back end, {} requests alive)",
                                    units::format_time(sim_->now()), memory_->in_flight(), sim_->requests().live()));
-    gpu_->check_invariants();
-    if (memory_->in_flight() != 0)
-        throw SimError(fmt::format("{} memory requests still in the back end at the end of the run",
-                                   memory_->in_flight()));
+    } else {
+        gpu_->check_invariants();
+        if (memory_->in_flight() != 0)
+            throw SimError(fmt::format("{} memory requests still in the back end at the end of the run",
+                                       memory_->in_flight()));
+    }
     if (series.f) {
         const bool written = std::fflush(series.f) == 0 && !std::ferror(series.f);
         std::fclose(series.f);
@@ -543,6 +566,7 @@ nlohmann::ordered_json Platform::stats_json() const {
     j["platform"] = name ? name->scalar() : "";
     j["workloads"] = app_names_;
     j["sim_time_ps"] = sim_->now();
+    if (stopped_) j["stopped_at_ps"] = stop_at_;  // run.stop_at ended it: a window, not the whole workload
     j["config"] = root_.to_json();
     j["stats"] = sim_->stats().to_json();
     return j;
@@ -566,6 +590,9 @@ std::string Platform::summary_text(const RunReport& r) const {
     os << fmt::format("platform        {}\n", name ? name->scalar() : "(unnamed)");
     os << fmt::format("simulated time  {:.3f} us ({} GPU cycles)\n", ticks_to_seconds(sim_->now()) * 1e6,
                       gpu_->clock().tick_to_cycle(sim_->now()));
+    if (stopped_)
+        os << fmt::format("stopped         at run.stop_at = {}, before the workload finished\n",
+                          units::format_time(stop_at_));
     os << fmt::format("warp instr.     {}\n", r.instructions);
     os << fmt::format("IPC             {:.4f} warp instructions per GPU cycle\n", val("gpu.ipc"));
     for (const auto& a : app_names_)

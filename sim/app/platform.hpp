@@ -62,7 +62,8 @@ public:
     Platform(const ConfigNode& root, std::vector<AppInput> apps);
     ~Platform();
 
-    // Runs to completion; throws SimError on deadlock, time limit or a broken invariant.
+    // Runs to completion, or to run.stop_at; throws SimError on deadlock, time limit or a
+    // broken invariant.
     RunReport run(bool progress);
 
     // stats.json: schema version, zngsim version, resolved config, headline summary,
@@ -96,6 +97,8 @@ private:
     std::unique_ptr<MemoryBackend> memory_;
     std::unique_ptr<storage::StorageSystem> storage_;  // the `storage:` section, when present
     Tick max_time_ = 0;
+    Tick stop_at_ = 0;      // run.stop_at
+    bool stopped_ = false;  // the run ended at stop_at_, before the workload finished
     Tick watchdog_ = 0;  // run.watchdog
     Tick series_interval_ = 0;
     std::string series_path_;

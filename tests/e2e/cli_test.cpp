@@ -474,6 +474,54 @@ TEST(Cli, SeriesTakesTheStatisticsItsPatternsName) {
     EXPECT_GT(previous[8], 0.0) << "sm0 loaded nothing before the last sample";
 }
 
+// run.stop_at ends a run at a simulated time with the window's statistics: exit 0, the
+// time and the stop recorded, cycles of the window (20 us at 1.2 GHz: 24,000 cycle edges,
+// so the cycle of the stop + 1 = 24,001, as a finishing application counts), IPC =
+// instructions / cycles. A stop past the end changes nothing: the statistics equal a run
+// without it. A flash platform stopped with reads and programs in flight also ends cleanly.
+TEST(Cli, StopAtEndsTheRunWithTheWindowsStatistics) {
+    const std::string ideal = std::string(ZNG_SOURCE_DIR) + "/configs/ideal.yaml";
+    const fs::path full = scratch_path("zngsim-cli-stop-full");
+    const fs::path window = scratch_path("zngsim-cli-stop-window");
+    const fs::path late = scratch_path("zngsim-cli-stop-late");
+    auto stats = [](const fs::path& dir) {
+        std::ifstream in(dir / "stats.json");
+        return nlohmann::json::parse(in);
+    };
+    ASSERT_EQ(zngsim("run --config " + ideal + " --workload deg -q --out " + full.string()).code, 0);
+    Result r = zngsim("run --config " + ideal + " --workload deg --out " + window.string() + " --set run.stop_at=20us");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("stopped         at run.stop_at = 20us"), std::string::npos) << r.output;
+    const auto whole = stats(full), part = stats(window);
+    EXPECT_FALSE(whole.contains("stopped_at_ps"));
+    EXPECT_EQ(part["sim_time_ps"].get<uint64_t>(), 20'000'000u);
+    EXPECT_EQ(part["stopped_at_ps"].get<uint64_t>(), 20'000'000u);
+    const auto& g = part["stats"]["gpu"];
+    const double instructions = g["instructions"].get<double>();
+    EXPECT_GT(instructions, 0.0);
+    EXPECT_LT(instructions, whole["stats"]["gpu"]["instructions"].get<double>());
+    EXPECT_EQ(g["cycles"].get<uint64_t>(), 24'001u);
+    EXPECT_EQ(g["app"]["deg"]["cycles"].get<uint64_t>(), 24'001u);
+    EXPECT_DOUBLE_EQ(g["ipc"].get<double>(), instructions / 24'001.0);
+    EXPECT_DOUBLE_EQ(g["app"]["deg"]["ipc"].get<double>(), instructions / 24'001.0);
+
+    ASSERT_EQ(zngsim("run --config " + ideal + " --workload deg -q --out " + late.string() + " --set run.stop_at=1s")
+                  .code,
+              0);
+    const auto after = stats(late);
+    EXPECT_FALSE(after.contains("stopped_at_ps"));
+    EXPECT_EQ(after["sim_time_ps"], whole["sim_time_ps"]);
+    EXPECT_EQ(after["stats"], whole["stats"]);
+
+    const fs::path flash = scratch_path("zngsim-cli-stop-flash");
+    Result z = zngsim("run --config " + std::string(ZNG_SOURCE_DIR) + "/configs/zng.yaml --workload gaus -q --out " +
+                      flash.string() + " --set run.stop_at=200us");
+    ASSERT_EQ(z.code, 0) << z.output;
+    const auto zs = stats(flash);
+    EXPECT_EQ(zs["stopped_at_ps"].get<uint64_t>(), 200'000'000u);
+    EXPECT_GT(zs["stats"]["memory"]["senses"].get<double>(), 0.0);
+}
+
 // `run --input` takes a GraphBIG CSR directory, as its help says (and `trace gen` does).
 TEST(Cli, RunTakesAGraphBigDirectory) {
     const fs::path dir = scratch_path("zngsim-cli-csr");
