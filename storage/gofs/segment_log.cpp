@@ -84,13 +84,13 @@ void SegmentLog::open_segment(uint32_t head) {
         for (Head& o : heads_)
             if (!o.pool.empty()) {
                 h.pool.push_back(o.pool.front());
-                o.pool.erase(o.pool.begin());
+                o.pool.pop_front();
                 break;
             }
     }
     if (h.pool.empty()) throw SimError("GoFS ran out of free segments");
     h.segment = h.pool.front();
-    h.pool.erase(h.pool.begin());
+    h.pool.pop_front();
     h.next = 0;
     segs_[h.segment].state = State::Open;
 }
