@@ -163,6 +163,21 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
             lock.unlock();
             return stream_of(read_one(path, own_));
         }
+        // The worker is still reading the file wanted: rather than sleep until it is done
+        // (a wake-up per file when reading is what bounds the two threads), read the next
+        // file nobody has started into its place in the window meanwhile.
+        while (!done_.front() && claimed_ != given_ && has_room()) {
+            const size_t i = claimed_++;  // taken_ moves only here, on this thread
+            std::string path = paths_[i - taken_];
+            window_.emplace_back();
+            done_.push_back(false);
+            lock.unlock();
+            File g = read_one(path, own_);
+            lock.lock();
+            bytes_held_ += g.head.size();
+            window_[i - taken_] = std::move(g);
+            done_[i - taken_] = true;
+        }
         reader_waits_ = true;
         ready_.wait(lock, [this] { return done_.front(); });
         reader_waits_ = false;

@@ -3,8 +3,10 @@
 // (2,048 per kernel for vectormultadd 65536), and opening and inflating them one at a
 // time took about half of such a trace's whole run; ahead of the reader they overlap
 // with the simulation on a second core. When the reader asks for a file nobody has
-// started, it reads that file itself instead of sleeping until the worker gets there:
-// both threads then read files, and the reader is not woken once per file.
+// started, it reads that file itself instead of sleeping until the worker gets there,
+// and while the worker still reads the file it asks for, it reads the next files nobody
+// has started: both threads then read files, and neither is woken once per file (the
+// 6,144 files of vectormultadd 65536 took 16,149 futex calls, now 711).
 //
 // Paths can be added while the reader reads (the next kernel's warp files while this
 // kernel runs), so that the worker does not stop at a kernel's end: the files a kernel

@@ -64,6 +64,28 @@ TEST(ReadAhead, StreamsMatchTheFilesUnderEveryLimit) {
     }
 }
 
+// A reader that outruns the worker reads the next unstarted files itself while it
+// waits for the one it wants: whichever thread read a file, the streams come in the
+// order given with the files' bytes (many small files, so the two threads interleave).
+TEST(ReadAhead, ManyFilesComeInOrderWhicheverThreadReadThem) {
+    TempDir dir;
+    std::vector<std::string> paths;
+    for (int i = 0; i < 600; ++i) {
+        paths.push_back(dir.file("w" + std::to_string(i) + ".raw"));
+        write_gzip(paths.back(), pattern_bytes(static_cast<size_t>(1 + (i * 37) % 900), static_cast<uint8_t>(i)));
+    }
+    for (const ReadAheadLimits limits : {ReadAheadLimits{}, ReadAheadLimits{8, 1u << 20, 512}, ReadAheadLimits{2, 4'000, 300}}) {
+        ReadAhead ahead(paths, limits);
+        for (size_t i = 0; i < paths.size(); ++i) {
+            const auto got = ahead.next();
+            ASSERT_EQ(got->path(), paths[i]);
+            std::vector<uint8_t> a;
+            ASSERT_EQ(drain(*got, 4'096, a), "");
+            ASSERT_EQ(a, pattern_bytes(static_cast<size_t>(1 + (i * 37) % 900), static_cast<uint8_t>(i))) << paths[i];
+        }
+    }
+}
+
 TEST(ReadAhead, AMissingFileFailsWhenItsTurnComesWithTheDirectMessage) {
     TempDir dir;
     const std::vector<std::string> paths = {dir.file("a.raw"), dir.file("missing.raw"), dir.file("c.raw")};
