@@ -5,6 +5,7 @@
 // requests name files below 2^23 (bit 63 marks a batched call, below).
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace zng::storage::gofs {
 
@@ -14,6 +15,14 @@ inline constexpr uint64_t kFileOffsetMask = (uint64_t{1} << kFileShift) - 1;
 inline constexpr uint64_t file_io_offset(uint64_t file, uint64_t offset) { return file << kFileShift | offset; }
 inline constexpr uint64_t file_of(uint64_t io_offset) { return io_offset >> kFileShift; }
 inline constexpr uint64_t offset_in_file(uint64_t io_offset) { return io_offset & kFileOffsetMask; }
+
+// Appended to the error of a request outside the files: the trace and the config
+// disagree, and either can change (io_bench's default span, 64 GiB, is larger than the
+// default namespace, one 8 GiB file). `keys`: the settings that size the files.
+inline std::string namespace_hint(const char* keys) {
+    return std::string(" (") + keys + " size the files; the workload's offsets must fall inside them: io_bench's "
+           "span_mib, for one)";
+}
 
 }  // namespace zng::storage::gofs
 

@@ -107,7 +107,8 @@ void GeminifsPlane::submit(const StorageIoBatch& batch, StorageIoClient& client)
         if (is_batch(io.offset) || off % kBlockBytes || io.bytes % kBlockBytes || io.bytes == 0 ||
             off + io.bytes > s_.file_bytes)
             throw SimError("GeminiFS request of " + std::to_string(io.bytes) + " B at offset " + std::to_string(off) +
-                           " is not whole 4 KiB blocks inside a file of " + std::to_string(s_.file_bytes) + " B");
+                           " is not whole 4 KiB blocks inside a file of " + std::to_string(s_.file_bytes) + " B" +
+                           namespace_hint("storage.control_plane.file_size"));
     }
     taken(batch.count);
     const Tick now = p_.sim.now();

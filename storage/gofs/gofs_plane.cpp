@@ -155,7 +155,8 @@ void GofsPlane::check_request(const StorageIo& io) const {
         io.bytes == 0)
         throw SimError("GoFS request of " + std::to_string(io.bytes) + " B at offset " + std::to_string(off) +
                        " of file " + std::to_string(file) + " is not whole 4 KiB blocks inside one of the " +
-                       std::to_string(ns_.files()) + " files of " + std::to_string(ns_.file_bytes()) + " B");
+                       std::to_string(ns_.files()) + " files of " + std::to_string(ns_.file_bytes()) + " B" +
+                       namespace_hint("storage.control_plane.files and file_size"));
 }
 
 void GofsPlane::submit(const StorageIoBatch& batch, StorageIoClient& client) {

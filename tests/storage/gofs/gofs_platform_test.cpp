@@ -8,6 +8,7 @@
 
 #include "sim/app/cli_common.hpp"
 #include "sim/app/platform.hpp"
+#include "sim/core/errors.hpp"
 #include "traces/importers/importers.hpp"
 #include "traces/workloads/workload_registry.hpp"
 
@@ -16,14 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-nlohmann::ordered_json run_gofs(const std::vector<std::string>& sets) {
+nlohmann::ordered_json run_gofs(const std::vector<std::string>& sets, int64_t span_mib = 8192) {
     register_all_components();
     ConfigNode root = load_platform_config(std::string(ZNG_SOURCE_DIR) + "/configs/gofs.yaml", sets);
     workloads::WorkloadOptions o;
     o.program["requests"] = 13824;
     o.program["ctas"] = 216;
     o.program["threads"] = 64;
-    o.program["span_mib"] = 8192;  // the 8 GiB file
+    o.program["span_mib"] = span_mib;  // 8192: the 8 GiB file
     fs::path dir = fs::temp_directory_path() / "zngsim-gofs-cache";
     fs::create_directories(dir);
     std::vector<AppInput> apps;
@@ -36,6 +37,28 @@ nlohmann::ordered_json run_gofs(const std::vector<std::string>& sets) {
 double instructions(const nlohmann::ordered_json& j, int sm) {
     const auto& v = j["stats"]["gpu"]["sm" + std::to_string(sm)]["instructions"];
     return v.is_object() ? v["value"].get<double>() : v.get<double>();
+}
+
+// Offsets past the files (a 16 GiB span over the one 8 GiB file) are a simulation error
+// that names what sizes the files on each plane, and the workload option to change.
+TEST(GofsPlatform, RequestsPastTheFilesNameTheSettingsThatSizeThem) {
+    auto message = [](const std::vector<std::string>& sets) {
+        try {
+            run_gofs(sets, 16384);
+        } catch (const SimError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string gofs = message({});
+    EXPECT_NE(gofs.find("inside one of the 1 files of 8589934592 B (storage.control_plane.files and file_size size "
+                        "the files; the workload's offsets must fall inside them: io_bench's span_mib, for one)"),
+              std::string::npos)
+        << gofs;
+    const std::string gemini = message({"storage.control_plane.type=geminifs"});
+    EXPECT_NE(gemini.find("inside a file of 8589934592 B (storage.control_plane.file_size size the files"),
+              std::string::npos)
+        << gemini;
 }
 
 TEST(GofsPlatform, SyncModeLeavesTheApplication92Of108Sms) {
