@@ -53,4 +53,16 @@ std::string markdown_cell(const std::string& text) {
     return out;
 }
 
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (;;) {
+        size_t c = s.find(',', start);
+        out.push_back(s.substr(start, c == std::string::npos ? std::string::npos : c - start));
+        if (c == std::string::npos) break;
+        start = c + 1;
+    }
+    return out;
+}
+
 }  // namespace zng::cli

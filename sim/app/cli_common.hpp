@@ -30,6 +30,9 @@ void require_input(const std::string& path, const std::string& option);
 // The file can be created: its directory exists and is writable.
 void require_output_file(const std::string& path, const std::string& option);
 
+// The parts of a comma-separated list, as written (empty parts kept).
+std::vector<std::string> split_commas(const std::string& s);
+
 // Text for one cell of a markdown table: a bar (a choice list "a | b", a description
 // naming alternatives) would end the cell, so it is escaped.
 std::string markdown_cell(const std::string& text);

@@ -32,18 +32,6 @@ void write_atomically(const fs::path& path, const std::string& text) {
     fs::rename(tmp, path);
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (;;) {
-        size_t c = s.find(',', start);
-        out.push_back(s.substr(start, c == std::string::npos ? std::string::npos : c - start));
-        if (c == std::string::npos) break;
-        start = c + 1;
-    }
-    return out;
-}
-
 // The output directory is checked before anything is simulated (a run of minutes must
 // not end in "cannot write"), and the files of an earlier run there are removed, so a
 // series.csv or stats.json never sits beside results it does not belong to.

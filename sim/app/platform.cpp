@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "gpu_model/gpu.hpp"
+#include "sim/app/cli_common.hpp"
 #include "sim/app/memory_estimate.hpp"
 #include "sim/app/version.hpp"
 #include "sim/config/params.hpp"
@@ -152,18 +153,6 @@ auto build_section(const ConfigNode& root, const std::string& section, Make&& ma
     } catch (const std::length_error& e) {
         throw section_error(root, section, e.what());
     }
-}
-
-// run.series: the comma-separated patterns, blanks around each ignored, empty ones skipped.
-std::vector<std::string> split_list(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string item; std::getline(in, item, ',');) {
-        const size_t b = item.find_first_not_of(" \t");
-        if (b == std::string::npos) continue;
-        out.push_back(item.substr(b, item.find_last_not_of(" \t") - b + 1));
-    }
-    return out;
 }
 
 // run.stats_interval's floor (see its description).
@@ -360,7 +349,11 @@ void Platform::build(const ConfigNode& root, std::vector<AppInput> apps) {
 void Platform::add_series_columns(const std::string& patterns, const Params& run) {
     StatRegistry& reg = sim_->stats();
     std::set<std::string> taken(reg.series_names().begin(), reg.series_names().end());
-    for (const std::string& pattern : split_list(patterns)) {
+    for (const std::string& item : split_commas(patterns)) {
+        // Blanks around a pattern are not part of it; an empty one names nothing.
+        const size_t b = item.find_first_not_of(" \t");
+        if (b == std::string::npos) continue;
+        const std::string pattern = item.substr(b, item.find_last_not_of(" \t") - b + 1);
         bool matched = false;
         for (const Stat* st : reg.all()) {
             if (::fnmatch(pattern.c_str(), st->name().c_str(), 0) != 0) continue;

@@ -96,6 +96,20 @@ ReadAhead::File ReadAhead::read_one(const std::string& path, Reader& r) const {
     return f;
 }
 
+size_t ReadAhead::claim(std::string& path) {
+    const size_t i = claimed_++;
+    path = paths_[i - taken_];
+    window_.emplace_back();
+    done_.push_back(false);
+    return i;
+}
+
+void ReadAhead::store(size_t i, File f) {
+    bytes_held_ += f.head.size();
+    window_[i - taken_] = std::move(f);
+    done_[i - taken_] = true;
+}
+
 bool ReadAhead::has_room() const {
     return claimed_ == taken_ || (claimed_ - taken_ < limits_.files_ahead && bytes_held_ < limits_.bytes_ahead);
 }
@@ -124,18 +138,13 @@ void ReadAhead::work() {
                 worker_waits_ = false;
             }
             if (stop_) return;
-            i = claimed_++;
-            path = paths_[i - taken_];
-            window_.emplace_back();
-            done_.push_back(false);
+            i = claim(path);
         }
         File f = read_one(path, r);
         bool wake;
         {
             std::lock_guard lock(mutex_);
-            bytes_held_ += f.head.size();
-            window_[i - taken_] = std::move(f);
-            done_[i - taken_] = true;
+            store(i, std::move(f));
             wake = reader_waits_ && i == taken_;
         }
         if (wake) ready_.notify_one();
@@ -167,16 +176,12 @@ std::unique_ptr<ByteStream> ReadAhead::next() {
         // (a wake-up per file when reading is what bounds the two threads), read the next
         // file nobody has started into its place in the window meanwhile.
         while (!done_.front() && claimed_ != given_ && has_room()) {
-            const size_t i = claimed_++;  // taken_ moves only here, on this thread
-            std::string path = paths_[i - taken_];
-            window_.emplace_back();
-            done_.push_back(false);
+            std::string path;
+            const size_t i = claim(path);
             lock.unlock();
             File g = read_one(path, own_);
             lock.lock();
-            bytes_held_ += g.head.size();
-            window_[i - taken_] = std::move(g);
-            done_[i - taken_] = true;
+            store(i, std::move(g));  // taken_ has not moved: only this thread moves it
         }
         reader_waits_ = true;
         ready_.wait(lock, [this] { return done_.front(); });

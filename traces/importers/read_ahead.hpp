@@ -72,6 +72,10 @@ private:
     void work();
     // Under mutex_: the worker may claim another file / may resume after waiting for room.
     bool has_room() const;
+    // Under mutex_: takes the next path nobody has started (its index, its place in the
+    // window reserved), and files what was read for index `i` (either thread reads).
+    size_t claim(std::string& path);
+    void store(size_t i, File f);
     bool at_low_water() const;
     File read_one(const std::string& path, Reader& r) const;
     static std::unique_ptr<ByteStream> stream_of(File f);
