@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "flash_model/array/block_state_table.hpp"
 #include "flash_model/array/flash_address.hpp"
@@ -54,6 +55,10 @@ struct FlashTxn {
     std::function<void()> done;  // firmware completion
     uint16_t app = 0;
     Tick accepted = 0;
+    // Demand reads: the programming clock of the read's die when its controller accepted
+    // it (FlashPackage::die_programming), so the wait until the read's service starts can
+    // be split into the part its die spent programming or erasing.
+    Tick die_programming_at_accept = 0;
 };
 
 struct FlashCounters {
@@ -82,6 +87,8 @@ struct FlashCounters {
     Counter* page_buffer_hits = nullptr;
 };
 
+class FlashPackage;
+
 struct FlashShared {
     FlashShared(const FlashSpec& s) : spec(s), blocks(spec.geometry, spec.endurance) {}
     FlashSpec spec;
@@ -103,6 +110,9 @@ struct FlashShared {
     // Packages whose thrashing checker currently asks for L2 redirection.
     uint32_t thrashing_packages = 0;
     uint32_t controllers = 0;
+    // Every package, by index (channel x packages per channel + package), as each
+    // registers itself: controllers read a die's programming clock for statistics.
+    std::vector<const FlashPackage*> packages;
     uint32_t package_endpoint(uint32_t package_index) const { return controllers + package_index; }
 };
 

@@ -24,6 +24,19 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
       port_is_network_(shared.network->carries_package_io()),
       planes_(charged_planes(sim.memory_budget(), shared.spec)),
       dies_(shared.spec.geometry.planes_per_package() / shared.spec.geometry.planes_per_die()),
+      sense_busy_(stats().counter("sense_busy_ps", "plane time sensing (tR, with the decoder search), summed over planes",
+                                  "ps")),
+      program_busy_(stats().counter("program_busy_ps", "plane time programming (tPROG), summed over planes", "ps")),
+      erase_busy_(stats().counter("erase_busy_ps", "plane time erasing (tBERS), summed over planes", "ps")),
+      read_wait_(stats().average("read_wait",
+                                 "time from a demand read's acceptance by its controller to the start of its "
+                                 "service here (its sense, or a register or page-buffer hit)",
+                                 "ns")),
+      read_wait_programming_(stats().counter(
+          "read_wait_programming_ps",
+          "of read_wait, summed over reads: the time the read's die spent programming or erasing meanwhile (a die "
+          "senses nothing while it programs)",
+          "ps")),
       demand_waiting_((shared.spec.geometry.planes_per_package() + 63) / 64),
       decoders_(shared.spec.geometry.planes_per_package(),
                 ProgrammableRowDecoder(shared.spec.geometry.pages_per_block())),
@@ -46,6 +59,9 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
     // be programmed until a merge ends (the log block is about to be erased, or has no
     // free page): the register keeps it, still serving hits, and background programs
     // and victim choice take other registers first.
+    const uint32_t index = channel * shared.spec.geometry.packages_per_channel() + package_in_channel;
+    if (sh_.packages.size() <= index) sh_.packages.resize(index + 1, nullptr);
+    sh_.packages[index] = this;
     regs_.set_program_held([this](uint64_t tag) {
         if (!sh_.log_map) return false;
         const uint32_t plane = FlashRegisterFile::tag_plane(tag);
@@ -186,6 +202,7 @@ bool FlashPackage::admit(uint32_t id) {
         }
         if (t.kind == TxnKind::DemandRead) {
             ++*sh_.c.register_read_hits;
+            read_service_starts(t);
         } else {
             ++*sh_.c.register_write_hits;
         }
@@ -244,6 +261,7 @@ bool FlashPackage::admit_to_page_buffer(uint32_t id, uint64_t tag) {
     t.reg = -1;
     if (pl.buffer_valid && pl.buffer_tag == tag) {
         ++*sh_.c.page_buffer_hits;
+        read_service_starts(t);
         pl.buffer_holding = true;
         if (t.req) t.req->mark(Stage::MediumStart, now());
         port_transfer(id, t.bytes);
@@ -456,6 +474,17 @@ FlashPackage::ArrayOp FlashPackage::array_op(const FlashTxn& t) {
     }
 }
 
+Tick FlashPackage::die_programming(const FlashAddress& a) const {
+    const Die& d = dies_[die_of(sh_.spec.geometry.plane_in_package(a))];
+    return d.busy_planes > 0 && d.running != ArrayOp::Sense ? d.program_time + (now() - d.program_since)
+                                                            : d.program_time;
+}
+
+void FlashPackage::read_service_starts(FlashTxn& t) {
+    read_wait_.sample(static_cast<double>(now() - t.accepted) / kNanosecond);
+    read_wait_programming_ += die_programming(t.addr) - t.die_programming_at_accept;
+}
+
 bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
     const Die& d = dies_[die_of(p)];
     if (d.busy_planes == 0) return true;
@@ -510,7 +539,10 @@ void FlashPackage::start_array(uint32_t p) {
                 t.target = page_address(p, row.block, row.page);
                 if (!sh_.blocks.page_programmed(t.target)) ++*sh_.c.reads_of_erased_pages;
                 dur = tm.decoder_search + tm.t_read;
-                if (t.kind == TxnKind::DemandRead) note_read_sense(t);
+                if (t.kind == TxnKind::DemandRead) {
+                    note_read_sense(t);
+                    read_service_starts(t);
+                }
                 ++*sh_.c.senses;
                 *sh_.c.bytes_sensed += sh_.spec.geometry.page_size();
                 if (t.req) t.req->mark(Stage::MediumStart, now());
@@ -553,8 +585,15 @@ void FlashPackage::start_array(uint32_t p) {
         fail(e.what());
     }
     pl.busy = true;
-    ++die.busy_planes;
-    die.running = array_op(t);
+    if (die.busy_planes++ == 0) {
+        die.running = array_op(t);
+        if (die.running != ArrayOp::Sense) die.program_since = now();
+    }
+    switch (die.running) {
+        case ArrayOp::Sense: sense_busy_ += dur; break;
+        case ArrayOp::Program: program_busy_ += dur; break;
+        case ArrayOp::Erase: erase_busy_ += dur; break;
+    }
     pl.buffer_valid = false;  // the operation goes through the page buffer
     events_.push({EvKind::ArrayDone, id, p}, now() + dur);
     // ONFI PROGRAM PAGE CACHE (80h-15h): the register's data is copied into the plane's
@@ -570,6 +609,7 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
     // The die's last operation ended: what it held back may start (below). Otherwise the
     // die goes on running the kind it held them for, and would hold them again.
     const bool die_freed = --dies_[d].busy_planes == 0;
+    if (die_freed && dies_[d].running != ArrayOp::Sense) dies_[d].program_time += now() - dies_[d].program_since;
     FlashTxn& t = sh_.txns[id];
     switch (t.kind) {
         case TxnKind::DemandRead:

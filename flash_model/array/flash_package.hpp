@@ -79,6 +79,13 @@ public:
     uint32_t endpoint() const { return endpoint_; }
     // Commands and internal operations not yet finished (for end-of-run invariants).
     uint64_t busy_planes() const;
+    // Demand reads' waits from arrival to service, summed, and the part of it their dies
+    // spent programming or erasing.
+    double read_wait_ps() const { return read_wait_.sum() * static_cast<double>(kNanosecond); }
+    double read_wait_programming_ps() const { return static_cast<double>(read_wait_programming_.get()); }
+    // How long the die holding page `a` has run programs or erases so far (its planes
+    // together count once), the running one included.
+    Tick die_programming(const FlashAddress& a) const;
 
 private:
     // Charges what the package builds for its planes and registers to `budget`
@@ -183,8 +190,21 @@ private:
         // when an operation ends, its own plane is retried and, if it was the die's
         // last, these.
         uint64_t held = 0;
+        // How long the die has run programs or erases (planes together count once):
+        // program_time over the phases that ended, plus now - program_since while one runs.
+        Tick program_time = 0;
+        Tick program_since = 0;
     };
     std::vector<Die> dies_;
+    // A demand read's service starts (a sense, or a register or page-buffer hit): its
+    // wait since it reached the package goes into the statistics below.
+    void read_service_starts(FlashTxn& t);
+    // Statistics: where each plane's array time goes, and what demand reads wait for.
+    Counter& sense_busy_;
+    Counter& program_busy_;
+    Counter& erase_busy_;
+    Average& read_wait_;
+    Counter& read_wait_programming_;
     // Bit p: plane p's demand queue may hold commands (set on every push, cleared when
     // found empty), so kick_waiting visits those planes instead of reading all of them.
     std::vector<uint64_t> demand_waiting_;

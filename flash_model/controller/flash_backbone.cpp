@@ -143,6 +143,17 @@ FlashBackbone::FlashBackbone(Simulator& sim, const FlashSpec& spec, const FlashB
                                                            k % g.packages_per_channel()));
         network_->attach(shared_.package_endpoint(k), packages_.back().get());
     }
+    st.formula("read_wait_programming_share",
+               "share of the demand reads' wait (acceptance by a controller to service in a package) that their dies spent "
+               "programming or erasing",
+               "ratio", [this] {
+                   double wait_ps = 0, programming_ps = 0;
+                   for (const auto& k : packages_) {
+                       wait_ps += k->read_wait_ps();
+                       programming_ps += k->read_wait_programming_ps();
+                   }
+                   return wait_ps > 0 ? programming_ps / wait_ps : 0.0;
+               });
 }
 
 FlashBackbone::~FlashBackbone() = default;

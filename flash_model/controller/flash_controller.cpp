@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "flash_model/array/flash_package.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/mem/port.hpp"
 
@@ -58,6 +59,7 @@ bool FlashController::accept(MemRequest* r, const FlashAddress& a) {
     t.req = r;
     t.app = r->app;
     t.accepted = now();
+    if (!write) t.die_programming_at_accept = sh_.packages.at(sh_.spec.geometry.package_index(a))->die_programming(a);
     r->mark(Stage::MemArrive, now());
     decode_.push(id, clock().edge_after(now(), s_.latency));
     return true;
