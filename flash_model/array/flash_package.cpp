@@ -55,13 +55,13 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
                       kNoStagedProgram),
       lane_entries_(staged_program_.size(), 0),
       events_(sim, [this](Ev& e) { on_event(e); }, "flash-package") {
+    const uint32_t index = endpoint_ - sh_.controllers;  // endpoint_ = package_endpoint(index)
+    if (sh_.packages.size() <= index) sh_.packages.resize(index + 1, nullptr);
+    sh_.packages[index] = this;
     // A dirty page whose log group is being merged, or whose log block is full, cannot
     // be programmed until a merge ends (the log block is about to be erased, or has no
     // free page): the register keeps it, still serving hits, and background programs
     // and victim choice take other registers first.
-    const uint32_t index = channel * shared.spec.geometry.packages_per_channel() + package_in_channel;
-    if (sh_.packages.size() <= index) sh_.packages.resize(index + 1, nullptr);
-    sh_.packages[index] = this;
     regs_.set_program_held([this](uint64_t tag) {
         if (!sh_.log_map) return false;
         const uint32_t plane = FlashRegisterFile::tag_plane(tag);
@@ -480,7 +480,7 @@ Tick FlashPackage::die_programming(const FlashAddress& a) const {
                                                             : d.program_time;
 }
 
-void FlashPackage::read_service_starts(FlashTxn& t) {
+void FlashPackage::read_service_starts(const FlashTxn& t) {
     read_wait_.sample(static_cast<double>(now() - t.accepted) / kNanosecond);
     read_wait_programming_ += die_programming(t.addr) - t.die_programming_at_accept;
 }

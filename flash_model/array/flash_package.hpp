@@ -79,8 +79,8 @@ public:
     uint32_t endpoint() const { return endpoint_; }
     // Commands and internal operations not yet finished (for end-of-run invariants).
     uint64_t busy_planes() const;
-    // Demand reads' waits from arrival to service, summed, and the part of it their dies
-    // spent programming or erasing.
+    // Demand reads' waits from acceptance by their controller to service here, summed,
+    // and the part of it their dies spent programming or erasing.
     double read_wait_ps() const { return read_wait_.sum() * static_cast<double>(kNanosecond); }
     double read_wait_programming_ps() const { return static_cast<double>(read_wait_programming_.get()); }
     // How long the die holding page `a` has run programs or erases so far (its planes
@@ -197,8 +197,8 @@ private:
     };
     std::vector<Die> dies_;
     // A demand read's service starts (a sense, or a register or page-buffer hit): its
-    // wait since it reached the package goes into the statistics below.
-    void read_service_starts(FlashTxn& t);
+    // wait since its controller accepted it goes into the statistics below.
+    void read_service_starts(const FlashTxn& t);
     // Statistics: where each plane's array time goes, and what demand reads wait for.
     Counter& sense_busy_;
     Counter& program_busy_;
