@@ -67,6 +67,13 @@ FlashGeometry::FlashGeometry(const Shape& shape, const std::string& order) : sha
     if (n != kAddressFields)
         throw std::invalid_argument(
             fmt::format("'{}' must list all six fields channel, package, die, plane, block, page once each", order));
+    uint64_t stride = 1;
+    for (int i = 0; i < kAddressFields; ++i) {
+        const uint64_t r = radix(order_[i]);
+        digits_[i] = Digit{member(order_[i]), r, stride, libdivide::divider<uint64_t>(r)};
+        stride *= r;
+    }
+    capacity_ = stride << page_shift_;
 }
 
 uint64_t FlashGeometry::radix(AddressField f) const {
@@ -81,49 +88,28 @@ uint64_t FlashGeometry::radix(AddressField f) const {
     return 1;
 }
 
-uint32_t& FlashGeometry::field(FlashAddress& a, AddressField f) {
+uint32_t FlashAddress::* FlashGeometry::member(AddressField f) {
     switch (f) {
-        case AddressField::Channel: return a.channel;
-        case AddressField::Package: return a.package;
-        case AddressField::Die: return a.die;
-        case AddressField::Plane: return a.plane;
-        case AddressField::Block: return a.block;
+        case AddressField::Channel: return &FlashAddress::channel;
+        case AddressField::Package: return &FlashAddress::package;
+        case AddressField::Die: return &FlashAddress::die;
+        case AddressField::Plane: return &FlashAddress::plane;
+        case AddressField::Block: return &FlashAddress::block;
         case AddressField::Page: break;
     }
-    return a.page;
+    return &FlashAddress::page;
 }
 
-uint32_t FlashGeometry::field(const FlashAddress& a, AddressField f) {
-    return field(const_cast<FlashAddress&>(a), f);
-}
-
-FlashAddress FlashGeometry::decode(uint64_t byte_address) const {
-    if (byte_address >= capacity_bytes())
-        throw SimError(fmt::format("flash address {:#x} is beyond the array capacity {:#x}", byte_address,
-                                   capacity_bytes()));
-    uint64_t rest = byte_address >> page_shift_;
-    FlashAddress a;
-    for (AddressField f : order_) {
-        uint64_t r = radix(f);
-        field(a, f) = static_cast<uint32_t>(rest % r);
-        rest /= r;
-    }
-    return a;
+void FlashGeometry::report_beyond_capacity(uint64_t byte_address) const {
+    throw SimError(fmt::format("flash address {:#x} is beyond the array capacity {:#x}", byte_address, capacity_));
 }
 
 void FlashGeometry::report_out_of_range(const FlashAddress& a) const {
     for (AddressField f : order_)
-        if (field(a, f) >= radix(f))
+        if (a.*member(f) >= radix(f))
             throw SimError(fmt::format("flash address {}: {} {} is out of range (the geometry has {})", a.to_string(),
-                                       to_string(f), field(a, f), radix(f)));
+                                       to_string(f), a.*member(f), radix(f)));
     throw SimError("flash address " + a.to_string() + " is out of range");
-}
-
-uint64_t FlashGeometry::encode(const FlashAddress& a) const {
-    check(a);
-    uint64_t v = 0;
-    for (int i = kAddressFields - 1; i >= 0; --i) v = v * radix(order_[i]) + field(a, order_[i]);
-    return v << page_shift_;
 }
 
 std::string FlashGeometry::order_string() const {

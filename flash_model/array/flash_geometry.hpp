@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <libdivide.h>
+
 #include "flash_model/array/flash_address.hpp"
 
 namespace zng {
@@ -58,16 +60,33 @@ public:
     uint32_t planes_per_package() const { return shape_.dies_per_package * shape_.planes_per_die; }
     uint64_t planes() const { return static_cast<uint64_t>(packages()) * planes_per_package(); }
     uint64_t blocks() const { return planes() * shape_.blocks_per_plane; }
-    uint64_t pages() const { return blocks() * shape_.pages_per_block; }
-    uint64_t capacity_bytes() const { return pages() * shape_.page_size; }
+    uint64_t pages() const { return capacity_ >> page_shift_; }
+    uint64_t capacity_bytes() const { return capacity_; }
     uint64_t block_bytes() const { return static_cast<uint64_t>(shape_.pages_per_block) * shape_.page_size; }
 
     // Byte address -> page address (the byte offset inside the page is dropped).
-    // Throws SimError if the address lies beyond the capacity.
-    FlashAddress decode(uint64_t byte_address) const;
+    // Throws SimError if the address lies beyond the capacity. Inline: the controllers
+    // and translators decode on every request.
+    FlashAddress decode(uint64_t byte_address) const {
+        if (byte_address >= capacity_) [[unlikely]]
+            report_beyond_capacity(byte_address);
+        uint64_t rest = byte_address >> page_shift_;
+        FlashAddress a;
+        for (const Digit& d : digits_) {
+            const uint64_t q = rest / d.by_radix;  // libdivide: a multiply, not a divide
+            a.*d.member = static_cast<uint32_t>(rest - q * d.radix);
+            rest = q;
+        }
+        return a;
+    }
     // Page address -> byte address of the page's first byte. Throws SimError if a
     // field is out of range.
-    uint64_t encode(const FlashAddress& a) const;
+    uint64_t encode(const FlashAddress& a) const {
+        check(a);
+        uint64_t v = 0;
+        for (const Digit& d : digits_) v += (a.*d.member) * d.stride;
+        return v << page_shift_;
+    }
     uint64_t page_offset(uint64_t byte_address) const { return byte_address & (shape_.page_size - 1); }
     // Throws SimError naming the field if `a` is outside the geometry. Called on every
     // flash operation and FTL query: the common in-range case is six compares inline.
@@ -99,12 +118,23 @@ public:
 private:
     // Throws for the first field of `a` (in interleaving order) outside the geometry.
     [[noreturn]] void report_out_of_range(const FlashAddress& a) const;
+    [[noreturn]] void report_beyond_capacity(uint64_t byte_address) const;
     uint64_t radix(AddressField f) const;
-    static uint32_t& field(FlashAddress& a, AddressField f);
-    static uint32_t field(const FlashAddress& a, AddressField f);
+    static uint32_t FlashAddress::* member(AddressField f);
+
+    // The mixed-radix digits of a page number, fastest first (the interleaving order):
+    // the field each sets, its radix, and the place value (product of the faster radices).
+    struct Digit {
+        uint32_t FlashAddress::* member = &FlashAddress::channel;
+        uint64_t radix = 1;
+        uint64_t stride = 1;
+        libdivide::divider<uint64_t> by_radix{1};
+    };
 
     Shape shape_;
     std::array<AddressField, kAddressFields> order_{};
+    std::array<Digit, kAddressFields> digits_{};
+    uint64_t capacity_ = 0;  // bytes
     uint32_t page_shift_ = 12;
 };
 

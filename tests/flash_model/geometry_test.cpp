@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "flash_model/flash_spec.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/core/errors.hpp"
@@ -40,6 +43,57 @@ TEST(FlashGeometry, EncodeDecodeRoundTrip) {
     EXPECT_EQ(g.encode(a.with_block(1001)), b + 4096);
     EXPECT_THROW(g.decode(g.capacity_bytes()), SimError);
     EXPECT_THROW(g.encode(a.with_page(384)), SimError);
+}
+
+// decode and encode against the mixed-radix arithmetic spelt out field by field, on a
+// shape with radices that are not powers of two (3, 5, 6, 7, 384) and on the paper's.
+TEST(FlashGeometry, DecodeAndEncodeFollowTheMixedRadixArithmetic) {
+    struct Case {
+        FlashGeometry::Shape shape;
+        const char* order;
+    };
+    const Case cases[] = {
+        {FlashGeometry::Shape{}, "channel,package,die,plane,page,block"},
+        {FlashGeometry::Shape{3, 5, 6, 7, 11, 384, 4096}, "page,die,channel,block,plane,package"},
+        {FlashGeometry::Shape{12, 1, 2, 4, 1000, 96, 16384}, "plane,block,die,package,page,channel"},
+    };
+    for (const Case& c : cases) {
+        FlashGeometry g(c.shape, c.order);
+        const FlashGeometry::Shape& s = c.shape;
+        // Radices in this case's order, fastest first, and where each digit goes.
+        std::vector<std::pair<uint32_t, uint32_t FlashAddress::*>> digits;
+        for (AddressField f : g.order()) {
+            switch (f) {
+                case AddressField::Channel: digits.push_back({s.channels, &FlashAddress::channel}); break;
+                case AddressField::Package: digits.push_back({s.packages_per_channel, &FlashAddress::package}); break;
+                case AddressField::Die: digits.push_back({s.dies_per_package, &FlashAddress::die}); break;
+                case AddressField::Plane: digits.push_back({s.planes_per_die, &FlashAddress::plane}); break;
+                case AddressField::Block: digits.push_back({s.blocks_per_plane, &FlashAddress::block}); break;
+                case AddressField::Page: digits.push_back({s.pages_per_block, &FlashAddress::page}); break;
+            }
+        }
+        const uint64_t pages = uint64_t{s.channels} * s.packages_per_channel * s.dies_per_package * s.planes_per_die *
+                               s.blocks_per_plane * s.pages_per_block;
+        ASSERT_EQ(g.pages(), pages);
+        ASSERT_EQ(g.capacity_bytes(), pages * s.page_size);
+        // Every page number near both ends and a spread of others between.
+        std::vector<uint64_t> numbers;
+        for (uint64_t n = 0; n < 5000; ++n) numbers.push_back(n);
+        for (uint64_t n = pages - 5000; n < pages; ++n) numbers.push_back(n);
+        for (uint64_t n = 0; n < pages; n += pages / 7919 + 1) numbers.push_back(n);
+        for (uint64_t n : numbers) {
+            FlashAddress want;
+            uint64_t rest = n;
+            for (const auto& [radix, member] : digits) {
+                want.*member = static_cast<uint32_t>(rest % radix);
+                rest /= radix;
+            }
+            const uint64_t byte = n * s.page_size + (n % s.page_size);
+            ASSERT_EQ(g.decode(byte), want) << c.order << " page " << n;
+            ASSERT_EQ(g.encode(want), n * s.page_size) << c.order << " page " << n;
+        }
+        EXPECT_THROW(g.decode(pages * s.page_size), SimError);
+    }
 }
 
 TEST(FlashGeometry, CheckNamesTheFirstOutOfRangeFieldInInterleavingOrder) {
