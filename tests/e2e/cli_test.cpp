@@ -240,7 +240,8 @@ TEST(Cli, MissingInputsAndNonConfigsAreUsageErrors) {
 // from one merge to the next. The watchdog stops the run and names the merges.
 TEST(Cli, RunHeldByMergesSaysSo) {
     Result r = zngsim(run_args("zng-base", "back") + " -q --out " + scratch_path("zngsim-cli-gc").string() +
-                      " --set flash.pages_per_block=4 --set flash.blocks_per_plane=64 --set translation.log_group_size=2"
+                      " --set flash.pages_per_block=4 --set flash.blocks_per_plane=64"
+                      " --set translation.log_group_size=2"
                       " --set translation.overprovisioning=0.5 --set flash.registers_per_plane=1"
                       " --set flash.dies_per_package=1 --set flash.planes_per_die=2 --set run.watchdog=50ms");
     EXPECT_EQ(r.code, 1) << r.output;
