@@ -45,8 +45,9 @@ TEST(FlashGeometry, EncodeDecodeRoundTrip) {
     EXPECT_THROW(g.encode(a.with_page(384)), SimError);
 }
 
-// decode and encode against the mixed-radix arithmetic spelt out field by field, on a
-// shape with radices that are not powers of two (3, 5, 6, 7, 384) and on the paper's.
+// decode and encode against the mixed-radix arithmetic spelt out field by field, on the
+// paper's shape and on two whose radices are not all powers of two (3, 5, 6, 7, 11, 384;
+// 12, 1000, 96), each in another interleaving order.
 TEST(FlashGeometry, DecodeAndEncodeFollowTheMixedRadixArithmetic) {
     struct Case {
         FlashGeometry::Shape shape;
