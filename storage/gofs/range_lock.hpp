@@ -5,7 +5,8 @@
 // conflict, the newer request must wait"). Earlier ranges, granted or waiting, all
 // count, so that "a newer lock acquisition will not succeed earlier than a previous
 // request within an overlapping range" (no starvation). Disjoint ranges proceed
-// together. Released ranges leave the buffer and waiters are re-checked in order.
+// together. Released ranges leave the buffer; the waiting ranges a released one overlapped
+// are re-checked, and those now free go on in acquisition order.
 //
 // Reads take their range shared: overlapping reads do not conflict (GoFS "replaces the
 // inode mutex" of the host, under which reads of a file run together; only writes
@@ -40,7 +41,8 @@ private:
     bool blocked(Index::const_iterator it) const;
     Index by_begin_;
     std::unordered_map<uint64_t, Index::iterator> by_id_;
-    std::vector<uint64_t> waiting_;  // ids not granted, in acquisition order
+    uint64_t waiting_ = 0;  // ranges not granted
+    std::vector<Index::iterator> freed_;  // release's scratch: the ranges it lets go on
     uint64_t seq_ = 0;
     uint64_t longest_ = 0;  // no range held is longer (never shrinks)
 };
