@@ -26,6 +26,7 @@ StreamingMultiprocessor::StreamingMultiprocessor(Simulator& sim, std::string nam
       ready_(cfg.schedulers),
       warps_(cfg.max_warps),
       ctas_(cfg.max_ctas),
+      sleepers_(cfg.max_warps),
       ldst_(RingQueue<MemRequest*>::charged(sim.memory_budget(), cfg.ldst_queue, "SMs' LD/ST queues")),
       l1_wait_(64),
       tlb_pipe_(sim, [this](MemRequest*& r) { to_l1(r); }, "sm-tlb"),

@@ -20,34 +20,37 @@ std::vector<uint32_t> wake(WakeQueue& q, Cycle cycle) {
 }
 
 TEST(WakeQueue, NearAndFarSleepsWakeAtTheirCycles) {
-    WakeQueue q;
+    constexpr Cycle kW = WakeQueue::kWindow;
+    WakeQueue q(8);
     EXPECT_TRUE(q.empty());
-    q.wake_due(100, [](uint32_t) {});  // the ring now covers cycles 101..164
+    q.wake_due(100, [](uint32_t) {});  // the ring now covers cycles 101 .. 100 + kW
     q.add(104, 1);
     q.add(104, 2);
     q.add(130, 3);
-    q.add(100 + 64 + 10, 4);  // beyond the window: the heap
-    q.add(164, 5);            // the window's last cycle
+    q.add(100 + kW + 10, 4);  // beyond the window: the heap
+    q.add(100 + kW, 5);       // the window's last cycle, in the bucket before 101's
     EXPECT_EQ(q.earliest(), 104u);
     EXPECT_EQ(wake(q, 103), std::vector<uint32_t>{});
     EXPECT_EQ(wake(q, 104), (std::vector<uint32_t>{1, 2}));
     EXPECT_EQ(q.earliest(), 130u);
     // A jump past several cycles wakes everything due in between.
     EXPECT_EQ(wake(q, 140), std::vector<uint32_t>{3});
-    EXPECT_EQ(q.earliest(), 164u);
-    // The ring wraps: cycle 170 (bucket 42) is within 141..204.
-    q.add(170, 6);
-    EXPECT_EQ(q.earliest(), 164u);
-    EXPECT_EQ(wake(q, 169), std::vector<uint32_t>{5});
-    EXPECT_EQ(q.earliest(), 170u);
-    EXPECT_EQ(wake(q, 1000), (std::vector<uint32_t>{4, 6}));
+    EXPECT_EQ(q.earliest(), 100 + kW);
+    // The ring wraps: cycle 100 + kW + 6 (the bucket of cycle 106) is within 141 .. 140 + kW.
+    q.add(100 + kW + 6, 6);
+    EXPECT_EQ(q.earliest(), 100 + kW);
+    EXPECT_EQ(wake(q, 100 + kW + 5), std::vector<uint32_t>{5});
+    EXPECT_EQ(q.earliest(), 100 + kW + 6);
+    EXPECT_EQ(wake(q, 100 + kW + 6), std::vector<uint32_t>{6});
+    EXPECT_EQ(q.earliest(), 100 + kW + 10);
+    EXPECT_EQ(wake(q, 10 * kW), std::vector<uint32_t>{4});
     EXPECT_TRUE(q.empty());
 }
 
 TEST(WakeQueue, ASleepForACycleAlreadyDrainedIsReportedAndWokenAsItIs) {
     // A phase of zero duration sleeps until the cycle being ticked: the SM ticks that
     // cycle again, so the queue must report it, not the next one.
-    WakeQueue q;
+    WakeQueue q(8);
     q.wake_due(50, [](uint32_t) {});
     q.add(50, 7);
     EXPECT_EQ(q.earliest(), 50u);
@@ -56,15 +59,16 @@ TEST(WakeQueue, ASleepForACycleAlreadyDrainedIsReportedAndWokenAsItIs) {
 }
 
 TEST(WakeQueue, WakesTheSameWarpsAsAHeap) {
-    // Random sleeps of 1-100 cycles from a cycle that advances by 0-80 between ticks,
-    // some for the current cycle; every tick wakes the same set as a min-heap of
-    // (cycle, slot), and the earliest pending cycle agrees.
+    // Random sleeps, most of 1-100 cycles, some up to three windows long, some for the
+    // current cycle, from a cycle that advances by 0-80 between ticks and sometimes by
+    // up to two windows; every tick wakes the same set as a min-heap of (cycle, slot),
+    // and the earliest pending cycle agrees.
     std::mt19937_64 rng(11);
-    WakeQueue q;
+    WakeQueue q(1 << 17);  // a slot per sleep: each sleeps once
     std::vector<std::pair<Cycle, uint32_t>> heap;
     Cycle now = 0;
     uint32_t next_slot = 0;
-    for (int step = 0; step < 20000; ++step) {
+    for (int step = 0; step < 40000; ++step) {
         std::vector<uint32_t> want;
         while (!heap.empty() && heap.front().first <= now) {
             want.push_back(heap.front().second);
@@ -74,7 +78,9 @@ TEST(WakeQueue, WakesTheSameWarpsAsAHeap) {
         std::sort(want.begin(), want.end());
         ASSERT_EQ(wake(q, now), want) << "cycle " << now;
         for (int n = static_cast<int>(rng() % 4); n > 0; --n) {
-            const Cycle until = now + (rng() % 8 == 0 ? 0 : 1 + rng() % 100);
+            const uint64_t kind = rng() % 8;
+            const Cycle sleep = kind == 0 ? 0 : kind == 1 ? 1 + rng() % (3 * WakeQueue::kWindow) : 1 + rng() % 100;
+            const Cycle until = now + sleep;
             q.add(until, next_slot);
             heap.emplace_back(until, next_slot++);
             std::push_heap(heap.begin(), heap.end(), std::greater<>());
@@ -83,7 +89,7 @@ TEST(WakeQueue, WakesTheSameWarpsAsAHeap) {
         if (!heap.empty()) {
             ASSERT_EQ(q.earliest(), heap.front().first) << "cycle " << now;
         }
-        now += rng() % 81;
+        now += rng() % 16 == 0 ? rng() % (2 * WakeQueue::kWindow) : rng() % 81;
     }
 }
 
