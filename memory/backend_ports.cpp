@@ -17,10 +17,11 @@ BackendPorts::BackendPorts(MemResponder& owner, const std::string& name, uint32_
     }
 }
 
-void BackendPorts::room_freed(uint32_t resource) {
+void BackendPorts::retry_waiting(uint32_t resource) {
     for (uint32_t i = 0; i < ports_.size(); ++i) {
         if (waiting_on_[i] != resource) continue;
         waiting_on_[i] = kNone;  // cleared first: the retry may send (and be refused) again
+        --waiting_;
         ports_[i]->retry();
     }
 }
