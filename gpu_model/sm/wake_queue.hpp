@@ -5,9 +5,9 @@
 // cycle already drained, go into a min-heap. A binary heap alone cost two heap
 // operations per compute instruction; a 64-cycle ring still sent every BaM poll (one
 // poll interval, 425 ns = 510 cycles at 1.2 GHz) through the heap, whose pops took a
-// quarter of a polling run. Which warps wake at a cycle is all the SM asks; their order
-// within it is not kept (the SM only marks them ready), so a bucket is a list threaded
-// through a per-slot link: a warp sleeps in at most one bucket at a time.
+// fifth of a polling run's instructions. Which warps wake at a cycle is all the SM asks;
+// their order within it is not kept (the SM only marks them ready), so a bucket is a list
+// threaded through a per-slot link: a warp sleeps in at most one bucket at a time.
 #pragma once
 #include <algorithm>
 #include <array>
