@@ -25,7 +25,7 @@ class WakeQueue {
 public:
     static constexpr uint32_t kWindow = 1024;  // cycles: a power of two, 64 buckets a word
     static constexpr uint32_t kWords = kWindow / 64;
-    static_assert(kWords <= 32, "the summary is one 32-bit word");
+    static_assert(kWords < 32, "the summary is one 32-bit word, with a bit to spare for shifts");
 
     // Warp slots 0 .. slots - 1.
     explicit WakeQueue(uint32_t slots) : link_(slots, kNone) { head_.fill(kNone); }
@@ -103,8 +103,7 @@ private:
     }
     // The summary rotated right by r words (1 <= r <= kWords) within its kWords bits.
     uint32_t rotate_summary(uint32_t r) const {
-        const uint32_t mask = kWords == 32 ? ~0u : (1u << kWords) - 1;
-        return r == kWords ? summary_ : ((summary_ >> r) | (summary_ << (kWords - r))) & mask;
+        return ((summary_ >> r) | (summary_ << (kWords - r))) & ((1u << kWords) - 1);
     }
     // Wakes the warps of buckets first..last (inclusive, first <= last) and empties them.
     template <class F>
@@ -115,7 +114,7 @@ private:
             wake_word(wf, from_first & to_last, wake);
             return;
         }
-        const uint32_t span = (wl - wf == 31 ? ~0u : (2u << (wl - wf)) - 1) << wf;
+        const uint32_t span = ((2u << (wl - wf)) - 1) << wf;
         for (uint32_t ws = summary_ & span; ws; ws &= ws - 1) {
             const uint32_t w = static_cast<uint32_t>(std::countr_zero(ws));
             wake_word(w, w == wf ? from_first : w == wl ? to_last : ~uint64_t{0}, wake);

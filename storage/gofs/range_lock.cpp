@@ -9,10 +9,7 @@ namespace zng::storage::gofs {
 bool RangeLock::blocked(Index::const_iterator it) const {
     const uint64_t begin = it->first, end = it->second.end, seq = it->second.seq;
     const bool shared = it->second.shared;
-    // A range overlapping [begin, end) starts before `end` and no earlier than
-    // begin - longest_ (it ends after `begin`).
-    auto k = by_begin_.lower_bound(begin > longest_ ? begin - longest_ : 0);
-    for (; k != by_begin_.end() && k->first < end; ++k)
+    for (auto k = by_begin_.lower_bound(nearest_start(begin)); k != by_begin_.end() && k->first < end; ++k)
         if (k->second.seq < seq && k->second.end > begin && !(shared && k->second.shared)) return true;
     return false;
 }
@@ -39,8 +36,7 @@ void RangeLock::release(uint64_t id, std::vector<uint64_t>& granted) {
     // not every waiter (with thousands of random writes in flight, checking every
     // waiter on every release took most of a run). They go on in acquisition order.
     freed_.clear();
-    for (auto k = by_begin_.lower_bound(begin > longest_ ? begin - longest_ : 0);
-         k != by_begin_.end() && k->first < end; ++k)
+    for (auto k = by_begin_.lower_bound(nearest_start(begin)); k != by_begin_.end() && k->first < end; ++k)
         if (!k->second.granted && k->second.seq > seq && k->second.end > begin && !blocked(k)) freed_.push_back(k);
     std::sort(freed_.begin(), freed_.end(),
               [](Index::iterator a, Index::iterator b) { return a->second.seq < b->second.seq; });

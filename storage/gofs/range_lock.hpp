@@ -39,6 +39,9 @@ private:
     using Index = std::multimap<uint64_t, Slot>;  // by begin
     // Whether the range at `it` overlaps a range acquired before it.
     bool blocked(Index::const_iterator it) const;
+    // Ranges overlapping [begin, end) start before `end` and no earlier than this (they
+    // end after `begin`, and none is longer than longest_).
+    uint64_t nearest_start(uint64_t begin) const { return begin > longest_ ? begin - longest_ : 0; }
     Index by_begin_;
     std::unordered_map<uint64_t, Index::iterator> by_id_;
     uint64_t waiting_ = 0;  // ranges not granted
