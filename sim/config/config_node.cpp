@@ -9,9 +9,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <functional>
-#include <regex>
 #include <sstream>
 
+#include "sim/config/core_schema.hpp"
 #include "sim/core/errors.hpp"
 
 namespace zng {
@@ -137,26 +137,25 @@ namespace {
 // A plain scalar as the YAML 1.2 core schema types it: null, bool, integer, float, or
 // else a string. Integers past 64 bits stay strings rather than lose digits.
 nlohmann::ordered_json typed_scalar(const std::string& v) {
-    static const std::regex kNull("null|Null|NULL|~");
-    static const std::regex kTrue("true|True|TRUE"), kFalse("false|False|FALSE");
-    static const std::regex kInt("[-+]?[0-9]+");
-    static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-    if (std::regex_match(v, kNull)) return nullptr;
-    if (std::regex_match(v, kTrue)) return true;
-    if (std::regex_match(v, kFalse)) return false;
-    if (std::regex_match(v, kInt)) {
-        errno = 0;
-        char* end = nullptr;
-        if (v[0] == '-') {
-            const long long i = std::strtoll(v.c_str(), &end, 10);
-            if (errno == 0) return static_cast<int64_t>(i);
-        } else {
-            const unsigned long long u = std::strtoull(v.c_str(), &end, 10);
-            if (errno == 0) return static_cast<uint64_t>(u);
+    switch (classify_plain_scalar(v)) {
+        case PlainScalarKind::Null: return nullptr;
+        case PlainScalarKind::True: return true;
+        case PlainScalarKind::False: return false;
+        case PlainScalarKind::Int: {
+            errno = 0;
+            char* end = nullptr;
+            if (v[0] == '-') {
+                const long long i = std::strtoll(v.c_str(), &end, 10);
+                if (errno == 0) return static_cast<int64_t>(i);
+            } else {
+                const unsigned long long u = std::strtoull(v.c_str(), &end, 10);
+                if (errno == 0) return static_cast<uint64_t>(u);
+            }
+            return v;
         }
-        return v;
+        case PlainScalarKind::Float: return std::strtod(v.c_str(), nullptr);
+        case PlainScalarKind::String: break;
     }
-    if (std::regex_match(v, kFloat)) return std::strtod(v.c_str(), nullptr);
     return v;
 }
 
