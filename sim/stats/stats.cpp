@@ -4,6 +4,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/core/memory_budget.hpp"
 
@@ -121,19 +124,32 @@ double StatRegistry::value(const std::string& name) const {
 
 nlohmann::ordered_json StatRegistry::to_json() const {
     nlohmann::ordered_json root = nlohmann::ordered_json::object();
+    // ordered_json finds a key by comparing it with each key of the object in turn. The
+    // groups of the last name placed, outermost first, are kept: a component registers
+    // its statistics together, so most names share their first groups with the one
+    // before and these need no search. A group found here stays valid until its parent
+    // object gets a new key, and a new key cuts the list at that parent.
+    std::vector<std::pair<std::string_view, nlohmann::ordered_json*>> groups;
     for (const Stat* s : order_) {
         nlohmann::ordered_json* node = &root;
         const std::string& n = s->name();
-        size_t start = 0;
-        for (;;) {
+        size_t start = 0, depth = 0;
+        for (;; ++depth) {
             size_t dot = n.find('.', start);
             if (dot == std::string::npos) break;
-            std::string part = n.substr(start, dot - start);
-            nlohmann::ordered_json& next = (*node)[part];
-            if (!next.is_object()) next = nlohmann::ordered_json::object();  // a value and a group share a name
-            node = &next;
+            const std::string_view part(n.data() + start, dot - start);
+            if (depth < groups.size() && groups[depth].first == part) {
+                node = groups[depth].second;
+            } else {
+                groups.resize(depth);
+                nlohmann::ordered_json& next = (*node)[std::string(part)];
+                if (!next.is_object()) next = nlohmann::ordered_json::object();  // a value and a group share a name
+                node = &next;
+                groups.emplace_back(part, node);
+            }
             start = dot + 1;
         }
+        groups.resize(depth);  // the value's key is new in `node`, which moves its members
         (*node)[n.substr(start)] = s->to_json();
     }
     return root;
@@ -141,8 +157,14 @@ nlohmann::ordered_json StatRegistry::to_json() const {
 
 nlohmann::ordered_json StatRegistry::meta_json() const {
     nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+    // Names are unique (add refuses a second), so each entry is appended where
+    // ordered_json's operator[] would first compare it with every key before it: that
+    // made this quadratic, 131 M instructions for the 4,295 statistics of a GoFS platform.
+    auto& entries = meta.get_ref<nlohmann::ordered_json::object_t&>();
+    entries.reserve(order_.size());
     for (const Stat* s : order_)
-        meta[s->name()] = {{"kind", s->kind()}, {"unit", s->unit()}, {"description", s->desc()}};
+        entries.emplace_back(s->name(), nlohmann::ordered_json{{"kind", s->kind()}, {"unit", s->unit()},
+                                                               {"description", s->desc()}});
     return meta;
 }
 

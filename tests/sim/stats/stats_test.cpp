@@ -24,6 +24,26 @@ TEST(Stats, HierarchicalJson) {
     EXPECT_THROW(r.counter("l2.bank3.hits", "dup", "accesses"), std::logic_error);
 }
 
+// Groups keep the order in which their first statistic was registered, however the
+// registrations of different groups interleave, and a value and a group of the same name
+// take turns as the later registration decides. The text is written out by hand.
+TEST(Stats, JsonTreeOrderWithInterleavedGroupsAndSharedNames) {
+    StatRegistry r;
+    r.counter("a.x.p", "d", "u") += 1;
+    r.counter("b.y", "d", "u") += 2;
+    r.counter("a.x.q", "d", "u") += 3;
+    r.counter("a.z", "d", "u") += 4;
+    r.counter("b.w.v", "d", "u") += 5;
+    r.counter("a.x.r.s", "d", "u") += 6;
+    r.counter("c", "d", "u") += 7;
+    r.counter("c.d", "d", "u") += 8;    // the group replaces the value "c"
+    r.counter("e.f", "d", "u") += 9;
+    r.counter("e", "d", "u") += 10;     // the value replaces the group "e"
+    r.counter("a.x.t", "d", "u") += 11;
+    EXPECT_EQ(r.to_json().dump(),
+              R"({"a":{"x":{"p":1,"q":3,"r":{"s":6},"t":11},"z":4},"b":{"y":2,"w":{"v":5}},"c":{"d":8},"e":10})");
+}
+
 TEST(Stats, AverageAndHistogram) {
     StatRegistry r;
     Average& a = r.average("lat", "latency", "ns");
