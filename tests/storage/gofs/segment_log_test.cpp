@@ -55,6 +55,48 @@ TEST(GofsSegmentLog, ForegroundGcPicksTheSegmentWithFewestValidBlocks) {
     EXPECT_EQ(log.free_segments(), 1u);
 }
 
+TEST(GofsSegmentLog, FormatLaysFilesAcrossSegmentsAndGcMovesTheirBlocksByOwner) {
+    // 6 segments of 4 blocks, 1 SM; two files of 5 blocks take log blocks 0-9: segment 0
+    // holds file 0's blocks 0-3, segment 1 file 0's block 4 and file 1's 0-2, segment 2
+    // file 1's 3-4 (and two unused blocks). Segments 3, 4 and 5 are free.
+    SegmentLog log({.segments = 6, .blocks_per_segment = 4, .sms = 1, .gc_threshold = 0.05});
+    log.format(2, 5);
+    EXPECT_EQ(log.lookup(0, 3), 3u);
+    EXPECT_EQ(log.lookup(0, 4), 4u);
+    EXPECT_EQ(log.lookup(1, 0), 5u);
+    EXPECT_EQ(log.lookup(1, 4), 9u);
+    EXPECT_EQ(log.valid(0), 4u);
+    EXPECT_EQ(log.valid(1), 4u);
+    EXPECT_EQ(log.valid(2), 2u);
+    EXPECT_EQ(log.free_segments(), 3u);
+    // Into segment 3 (12-15): file 0 block 4, file 1 blocks 0 and 3, file 0 block 4 again.
+    EXPECT_EQ(log.write(0, 0, 4), 12u);
+    EXPECT_EQ(log.write(0, 1, 0), 13u);
+    EXPECT_EQ(log.write(0, 1, 3), 14u);
+    EXPECT_EQ(log.write(0, 0, 4), 15u);
+    // Into segment 4 (16-19), leaving one free segment: file 0 block 4 four times.
+    for (uint32_t b = 16; b < 20; ++b) EXPECT_EQ(log.write(0, 0, 4), b);
+    EXPECT_EQ(log.free_segments(), 1u);
+    // The next write needs a segment, and GC must keep two free. Full segments: 0 (4
+    // valid), 1 (2: file 1 blocks 1-2 at 6-7), 2 (1: file 1 block 4 at 9), 3 (2). GC takes
+    // segment 2 into its own segment 5, then segment 1 (the first with fewest valid).
+    EXPECT_EQ(log.write(0, 0, 0), 8u);  // at the head of reclaimed segment 2
+    EXPECT_EQ(log.gc_runs(), 2u);
+    ASSERT_EQ(log.trims().size(), 2u);
+    EXPECT_EQ(log.trims()[0], 2u);
+    EXPECT_EQ(log.trims()[1], 1u);
+    ASSERT_EQ(log.gc_moves().size(), 3u);
+    EXPECT_EQ(log.gc_moves()[0].from, 9u);
+    EXPECT_EQ(log.gc_moves()[0].to, 20u);
+    EXPECT_EQ(log.gc_moves()[1].from, 6u);
+    EXPECT_EQ(log.gc_moves()[2].from, 7u);
+    // The moved blocks are found under the file and block the format gave them.
+    EXPECT_EQ(log.lookup(1, 4), 20u);
+    EXPECT_EQ(log.lookup(1, 1), 21u);
+    EXPECT_EQ(log.lookup(1, 2), 22u);
+    EXPECT_EQ(log.valid(5), 3u);
+}
+
 TEST(GofsSegmentLog, AFullFileSystemIsAnError) {
     // 2 segments of 4 blocks, 7 blocks of files: format must leave a free segment.
     SegmentLog log({.segments = 2, .blocks_per_segment = 4, .sms = 1, .gc_threshold = 0.05});
