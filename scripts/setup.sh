@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config git
   libyaml-cpp-dev libfmt-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libdivide-dev libxxhash-dev
+  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libdivide-dev libxxhash-dev libdeflate-dev
   python3 python3-matplotlib python3-yaml python3-pandas
   # The sweep's Slurm executor is tested against a private single-node Slurm
   # (tests/experiments/slurm_local_cluster.sh); without these that test is skipped.

@@ -4,6 +4,7 @@
 #include "traces/importers/gzip_whole_file.hpp"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <fstream>
 #include <iterator>
@@ -59,6 +60,47 @@ TEST(GzipWholeFile, ConcatenatedMembersGiveEveryMembersBytesAsZlibsReaderDoes) {
     ASSERT_TRUE(whole.read(both, 4096, out));
     EXPECT_EQ(out.size(), 800u);
     EXPECT_EQ(out, direct(both));
+}
+
+TEST(GzipWholeFile, AMemberLargerThanTheLastTrailerSaysIsInflatedAgainIntoMoreRoom) {
+    // The first room is the last member's length (10 bytes here): the 5,000-byte first
+    // member does not fit, and is inflated again into room grown for it.
+    TempDir dir;
+    const std::string big = dir.file("big.raw"), small = dir.file("small.raw"), both = dir.file("both.raw");
+    write_gzip(big, pattern_bytes(5'000, 6));
+    write_gzip(small, pattern_bytes(10, 7));
+    write_bytes(both, file_bytes(big) + file_bytes(small));
+    GzipWholeFile whole;
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(whole.read(both, 5'010, out));
+    EXPECT_EQ(out, direct(both));
+    ASSERT_EQ(out.size(), 5'010u);
+    // One byte less than both members hold: declined, though each member alone fits.
+    out.clear();
+    EXPECT_FALSE(whole.read(both, 5'009, out));
+    EXPECT_TRUE(out.empty());
+}
+
+TEST(GzipWholeFile, LeavesAMemberWithAHeaderCrcToZlib) {
+    // FHCRC (RFC 1952): a CRC-16 of the header follows it. zlib checks it, so the file is
+    // left to zlib's reader, which reads it (and refuses it once the CRC is wrong).
+    TempDir dir;
+    const std::string plain = dir.file("plain.raw"), hcrc = dir.file("hcrc.raw"), bad = dir.file("bad.raw");
+    write_gzip(plain, pattern_bytes(700, 8));
+    std::string bytes = file_bytes(plain);
+    std::string header = bytes.substr(0, 10);
+    header[3] = static_cast<char>(header[3] | 0x02);
+    const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(header.data()), static_cast<uInt>(header.size()));
+    const std::string crc16 = {static_cast<char>(crc & 0xff), static_cast<char>((crc >> 8) & 0xff)};
+    write_bytes(hcrc, header + crc16 + bytes.substr(10));
+    write_bytes(bad, header + std::string(2, '\0') + bytes.substr(10));
+    GzipWholeFile whole;
+    std::vector<uint8_t> out;
+    EXPECT_FALSE(whole.read(hcrc, 4096, out));
+    EXPECT_TRUE(out.empty());
+    EXPECT_EQ(direct(hcrc), pattern_bytes(700, 8));
+    EXPECT_FALSE(whole.read(bad, 4096, out));
+    EXPECT_THROW(direct(bad), std::exception);
 }
 
 TEST(GzipWholeFile, DeclinesEveryOtherFileAndLeavesOutAsItWas) {
