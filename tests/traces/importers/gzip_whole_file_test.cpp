@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,93 @@ std::vector<uint8_t> direct(const std::string& path) {
     std::vector<uint8_t> out(1 << 20);
     out.resize(read_fully(*in, out.data(), out.size()));
     return out;
+}
+
+// One gzip member built around zlib's raw deflate output, so the header's optional
+// fields (RFC 1952: FEXTRA 4, FNAME 8, FCOMMENT 16) and the block kinds (level 0 stored,
+// Z_FIXED fixed Huffman, else dynamic) can be chosen.
+std::string gzip_member(const std::vector<uint8_t>& data, int level, int strategy, uint8_t flags) {
+    z_stream z{};
+    EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy), Z_OK);
+    std::string body(deflateBound(&z, static_cast<uLong>(data.size())), '\0');
+    z.next_in = const_cast<Bytef*>(data.data());
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(body.data());
+    z.avail_out = static_cast<uInt>(body.size());
+    EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+    body.resize(z.total_out);
+    deflateEnd(&z);
+    std::string m = {'\x1f', '\x8b', '\x08', static_cast<char>(flags), 0, 0, 0, 0, 0, '\x03'};
+    if (flags & 4) m += std::string("\x05\x00", 2) + "extra";
+    if (flags & 8) m += std::string("warp.raw") + '\0';
+    if (flags & 16) m += std::string("a comment") + '\0';
+    m += body;
+    const uLong crc = crc32(0, data.data(), static_cast<uInt>(data.size()));
+    for (int i = 0; i < 4; ++i) m += static_cast<char>((crc >> (8 * i)) & 0xff);
+    for (int i = 0; i < 4; ++i) m += static_cast<char>((data.size() >> (8 * i)) & 0xff);
+    return m;
+}
+
+// Text-like records, as a MacSim warp file holds: short repeating fields.
+std::vector<uint8_t> record_bytes(size_t n, uint32_t seed) {
+    std::vector<uint8_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>((i % 56 < 8) ? (seed + i / 56) : (i % 56) * 3);
+    return v;
+}
+
+TEST(GzipWholeFile, AcceptsOnlyWhatZlibsReaderAcceptsAndGivesTheSameBytes) {
+    // Members of every block kind and header field, alone and concatenated, then each
+    // with one byte changed at random: whenever the whole-file path takes a file, zlib's
+    // reader takes it too and gives the same bytes.
+    TempDir dir;
+    const std::string path = dir.file("w.raw");
+    std::vector<std::string> files;
+    const int levels[] = {0, 6, 9};
+    const int strategies[] = {Z_DEFAULT_STRATEGY, Z_FIXED};
+    uint32_t seed = 0;
+    for (int level : levels)
+        for (int strategy : strategies)
+            for (uint8_t flags : {0, 4, 8, 16, 28}) {
+                ++seed;
+                files.push_back(gzip_member(record_bytes(896, seed), level, strategy, flags));
+            }
+    files.push_back(gzip_member({}, 6, Z_DEFAULT_STRATEGY, 0));  // an empty member
+    files.push_back(files[1] + files[7] + gzip_member({}, 6, Z_DEFAULT_STRATEGY, 8));
+    GzipWholeFile whole;
+    std::mt19937_64 rng(17);
+    uint64_t taken = 0, refused = 0;
+    for (const std::string& good : files) {
+        for (int variant = 0; variant < 60; ++variant) {
+            std::string bytes = good;
+            if (variant > 0) {  // variant 0 is the file as written
+                const size_t at = rng() % bytes.size();
+                bytes[at] = static_cast<char>(bytes[at] ^ static_cast<char>(1 + rng() % 255));
+            }
+            write_bytes(path, bytes);
+            std::vector<uint8_t> out;
+            const bool took = whole.read(path, 1 << 20, out);
+            if (variant == 0) {
+                ASSERT_TRUE(took);
+            }
+            std::vector<uint8_t> reference;
+            bool zlib_took = true;
+            try {
+                reference = direct(path);
+            } catch (const std::exception&) {
+                zlib_took = false;
+            }
+            if (!took) {
+                ++refused;
+                continue;
+            }
+            ++taken;
+            ASSERT_TRUE(zlib_took) << "file " << &good - files.data() << ", variant " << variant;
+            ASSERT_EQ(out, reference) << "file " << &good - files.data() << ", variant " << variant;
+        }
+    }
+    // Both outcomes were exercised.
+    EXPECT_GT(taken, files.size());
+    EXPECT_GT(refused, files.size());
 }
 
 TEST(GzipWholeFile, ASmallFileGivesTheBytesZlibsReaderGivesAfterWhatOutHeld) {
