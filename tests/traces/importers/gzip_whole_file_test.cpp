@@ -35,8 +35,8 @@ std::vector<uint8_t> direct(const std::string& path) {
 }
 
 // One gzip member built around zlib's raw deflate output, so the header's optional
-// fields (RFC 1952: FEXTRA 4, FNAME 8, FCOMMENT 16) and the block kinds (level 0 stored,
-// Z_FIXED fixed Huffman, else dynamic) can be chosen.
+// fields (RFC 1952: FHCRC 2, FEXTRA 4, FNAME 8, FCOMMENT 16) and the block kinds (level
+// 0 stored, Z_FIXED fixed Huffman, else dynamic) can be chosen.
 std::string gzip_member(const std::vector<uint8_t>& data, int level, int strategy, uint8_t flags) {
     z_stream z{};
     EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy), Z_OK);
@@ -52,6 +52,10 @@ std::string gzip_member(const std::vector<uint8_t>& data, int level, int strateg
     if (flags & 4) m += std::string("\x05\x00", 2) + "extra";
     if (flags & 8) m += std::string("warp.raw") + '\0';
     if (flags & 16) m += std::string("a comment") + '\0';
+    if (flags & 2) {  // the low half of the CRC-32 of the header before it
+        const uLong h = crc32(0, reinterpret_cast<const Bytef*>(m.data()), static_cast<uInt>(m.size()));
+        m += {static_cast<char>(h & 0xff), static_cast<char>((h >> 8) & 0xff)};
+    }
     m += body;
     const uLong crc = crc32(0, data.data(), static_cast<uInt>(data.size()));
     for (int i = 0; i < 4; ++i) m += static_cast<char>((crc >> (8 * i)) & 0xff);
@@ -173,15 +177,11 @@ TEST(GzipWholeFile, LeavesAMemberWithAHeaderCrcToZlib) {
     // FHCRC (RFC 1952): a CRC-16 of the header follows it. zlib checks it, so the file is
     // left to zlib's reader, which reads it (and refuses it once the CRC is wrong).
     TempDir dir;
-    const std::string plain = dir.file("plain.raw"), hcrc = dir.file("hcrc.raw"), bad = dir.file("bad.raw");
-    write_gzip(plain, pattern_bytes(700, 8));
-    std::string bytes = file_bytes(plain);
-    std::string header = bytes.substr(0, 10);
-    header[3] = static_cast<char>(header[3] | 0x02);
-    const uLong crc = crc32(0, reinterpret_cast<const Bytef*>(header.data()), static_cast<uInt>(header.size()));
-    const std::string crc16 = {static_cast<char>(crc & 0xff), static_cast<char>((crc >> 8) & 0xff)};
-    write_bytes(hcrc, header + crc16 + bytes.substr(10));
-    write_bytes(bad, header + std::string(2, '\0') + bytes.substr(10));
+    const std::string hcrc = dir.file("hcrc.raw"), bad = dir.file("bad.raw");
+    std::string bytes = gzip_member(pattern_bytes(700, 8), 6, Z_DEFAULT_STRATEGY, 2);
+    write_bytes(hcrc, bytes);
+    bytes[10] = bytes[11] = 0;  // the header CRC no longer matches
+    write_bytes(bad, bytes);
     GzipWholeFile whole;
     std::vector<uint8_t> out;
     EXPECT_FALSE(whole.read(hcrc, 4096, out));
