@@ -87,7 +87,15 @@ L2PrefetchSink::UnitResult L2Cache::prefetch_unit(uint64_t first_line, uint32_t 
     f.per_line.fill(0);
     f.valid = true;
     for (uint64_t m = mask; m; m &= m - 1) unit_lines_.put(first_line + static_cast<uint64_t>(std::countr_zero(m)), u);
-    f.mshr = banks_[f.home]->convert_to_unit(demand, u, start, static_cast<uint32_t>(bytes));
+    // The read names the span from the first to the last line the L2 lacks: a page read
+    // moves data from the column its address gives for as many bytes as the controller
+    // clocks out (ONFI read page, then data output), so lines the L2 already holds at the
+    // window's ends cross neither the package's I/O port nor the network. Holes inside
+    // the span are moved and not installed (one contiguous output, no column changes).
+    const uint32_t lo = static_cast<uint32_t>(std::countr_zero(mask));
+    const uint32_t hi = 63u - static_cast<uint32_t>(std::countl_zero(mask));
+    f.mshr = banks_[f.home]->convert_to_unit(demand, u, start + (uint64_t{lo} << line_shift_),
+                                             (hi - lo + 1) << line_shift_);
     return {L2PrefetchSink::UnitResult::Issued, prefetched};
 }
 

@@ -68,6 +68,26 @@ TEST(UnitFetch, LinesAlreadyPresentAreNeitherFetchedAgainNorOverwritten) {
     EXPECT_EQ(rig.stat("gpu.l2.policy.unit_fetches"), 1);
 }
 
+TEST(UnitFetch, TheReadMovesOnlyTheSpanOfLinesTheL2Lacks) {
+    BankedL2Rig rig(4096, "prefetch: fixed-4KB");
+    // Whole-line stores allocate lines 0-3, 28-31 and 12 without a fetch.
+    for (uint64_t l : {0, 1, 2, 3, 12, 28, 29, 30, 31}) rig.access_at(0, l * 128, MemOp::Write);
+    rig.sim.run();
+    // The miss of line 10 prefetches the 22 lines of 4..27 other than 10 and 12. The read
+    // starts at line 4 and ends with line 27: 24 lines, 3072 B, line 12 moved but kept.
+    rig.read_at(100, 10 * 128);
+    rig.sim.run();
+    EXPECT_EQ(rig.memory->requests(MemOp::Read), 1u);
+    EXPECT_EQ(rig.memory->medium_bytes_read(), 24u * 128u);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_issued"), 22);
+    EXPECT_EQ(rig.stat("gpu.l2.policy.prefetch_fills"), 22);
+    EXPECT_TRUE(rig.line(12)->dirty);
+    EXPECT_FALSE(rig.marks(12)->prefetched());
+    EXPECT_TRUE(rig.marks(27)->prefetched());
+    EXPECT_TRUE(rig.l2->idle());
+    EXPECT_EQ(rig.sim.requests().live(), 0u);
+}
+
 TEST(UnitFetch, BackEndWithoutMultiLineReadsGetsLineFetches) {
     BankedL2Rig rig(0, "prefetch: fixed-4KB");  // the back end serves one line per request
     rig.read_at(0, 0);
