@@ -169,6 +169,26 @@ TEST(FlashTiming, AUnitReadIsOneTransaction) {
     EXPECT_EQ(rig.sim.stats().value("memory.controller1.refusals"), 1.0);
 }
 
+// A unit read that starts inside the page (the L2 holds the lines before it and after
+// it) moves only its own bytes: 3 KiB from offset 512 is one sense, an I/O-port transfer
+// of 7 + 3072 / 8 = 391 cycles and a data message of 6 packets of 65 flits, pipelined:
+// 1 hop x 2 + 6 x 65 = 392 cycles. Done at tR + (4 decode + 3 command + 8 search + 391
+// port + 392 data) cycles.
+TEST(FlashTiming, APartialUnitReadMovesOnlyItsBytes) {
+    Rig rig(small_platform("  decoder_search: 10ns\n",
+                           "  network: {type: mesh, rows: 1, cols: 2, clock: 800MHz, link_width: 8B, "
+                           "header_bytes: 8B, max_packet: 512B, router_latency: 2}\n"));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    req.issue(g.encode(FlashAddress{1, 0, 0, 0, 1, 0}) + 512, 3072, MemOp::Read);
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 1u);
+    EXPECT_EQ(req.done_at[0], 3 * kMicrosecond + (4 + 3 + 8 + 391 + 392) * kCycle);
+    EXPECT_EQ(rig.sim.stats().value("memory.senses"), 1.0);
+    EXPECT_EQ(rig.sim.stats().value("memory.network.packets"), 1.0 + 6);
+    EXPECT_EQ(rig.sim.stats().value("memory.network.flits"), 1.0 + 6 * 65);
+}
+
 // Firmware (GC) operations share a plane with demand reads instead of going first.
 // Three firmware programs to pages 0..2 of erased block 5 of plane 0 (channel 1),
 // submitted at 0: programs 1 and 2 are issued (the firmware budget is 2), 3 waits.
