@@ -490,7 +490,13 @@ bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
     if (d.busy_planes == 0) return true;
     // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
     // planes of a die run operations of one kind together, erases included, one block per plane.
-    return sh_.spec.multi_plane && d.running == op;
+    if (!sh_.spec.multi_plane || d.running != op) return false;
+    // A multi-plane operation is issued as one command sequence: planes join it when it
+    // starts. Joining later is allowed (it approximates the controller's next batch of the
+    // same kind) only while no other plane of the die waits for the die to change kind;
+    // otherwise a stream of programs would keep a die busy forever while a read waits.
+    const uint64_t own = uint64_t{1} << (p - die_of(p) * sh_.spec.geometry.planes_per_die());
+    return (d.held & ~own) == 0 || d.batch_since == now();
 }
 
 void FlashPackage::start_array(uint32_t p) {
@@ -587,6 +593,7 @@ void FlashPackage::start_array(uint32_t p) {
     pl.busy = true;
     if (die.busy_planes++ == 0) {
         die.running = array_op(t);
+        die.batch_since = now();
         if (die.running != ArrayOp::Sense) die.program_since = now();
     }
     switch (die.running) {

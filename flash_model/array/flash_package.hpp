@@ -190,6 +190,9 @@ private:
         // when an operation ends, its own plane is retried and, if it was the die's
         // last, these.
         uint64_t held = 0;
+        // When the die's running operations began (busy_planes went from 0): planes whose
+        // turn comes in that same tick start with them, as one multi-plane command.
+        Tick batch_since = 0;
         // How long the die has run programs or erases (planes together count once):
         // program_time over the phases that ended, plus now - program_since while one runs.
         Tick program_time = 0;
