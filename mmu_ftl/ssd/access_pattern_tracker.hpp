@@ -41,8 +41,9 @@
 //  - Its DRAM (DRAMBusWidth = 64, tCK = 1.25 ns: 12.8 GB/s) charges each access its
 //    own transfer time without queueing behind others (dram/simple.cc), so there a
 //    prefetch's fills do not delay demand reads. Here the buffer is the ZnG paper's
-//    32-bit bus, a FIFO resource (SerialLink): fills reserve it when their sense ends,
-//    and a demand read-out waits behind fills reserved before it.
+//    32-bit bus (BufferBus): under the fifo arbitration fills reserve it when their
+//    sense ends and a demand read-out waits behind fills reserved before it; under
+//    round_robin the read-out shares the bus with them burst by burst.
 //
 // This class is the tracker only; FirmwareSsd issues the prefetch reads.
 #pragma once

@@ -26,6 +26,11 @@ const auto kBufferBusWidth =
 const auto kBufferDataRate =
     Param<Rate>("buffer_data_rate", "2400MT/s", "DRAM buffer transfer rate (assumption: LPDDR4-2400 class)").min(1);
 const Param<Time> kBufferLatency{"buffer_latency", "50ns", "DRAM access latency beyond the transfer (assumption)"};
+const auto kBufferArbitration =
+    Param<Choice>("buffer_arbitration", "fifo",
+                  "how the front end and the flash channels' DMA share the DRAM buffer's bus: fifo (whole transfers "
+                  "in request order) or round_robin (burst by burst while both move data)")
+        .choices({"fifo", "round_robin"});
 const auto kOverprovisioning =
     Param<Real>("overprovisioning", "0.07", "fraction of blocks outside the logical space").range(0.0, 0.9);
 const auto kGcThreshold =
@@ -34,7 +39,7 @@ const auto kGcThreshold =
 
 std::vector<ParamSpec> FirmwareSsdSettings::params() {
     return {kCores,          kCoreClock,     kFirmwareCycles,   kQueueDepth,   kBufferSize,
-            kBufferBusWidth, kBufferDataRate, kBufferLatency, kOverprovisioning, kGcThreshold};
+            kBufferBusWidth, kBufferDataRate, kBufferLatency, kBufferArbitration, kOverprovisioning, kGcThreshold};
 }
 
 const std::string& FirmwareSsdSettings::buffer_size_key() { return kBufferSize.key(); }
@@ -48,6 +53,7 @@ FirmwareSsdSettings FirmwareSsdSettings::read(const Params& p) {
     s.buffer_bytes = p[kBufferSize];
     s.dram_bandwidth = static_cast<double>(p[kBufferBusWidth]) / 8.0 * static_cast<double>(p[kBufferDataRate]);
     s.dram_latency = p[kBufferLatency];
+    s.dram_arbitration = parse_buffer_arbitration(p[kBufferArbitration], kBufferArbitration.key());
     s.overprovisioning = p[kOverprovisioning];
     s.gc_threshold = p[kGcThreshold];
     return s;
@@ -62,7 +68,8 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
                sim.memory_budget().reserve(geo_.planes(), PageFtl::kUpfrontBytesPerUnit, "SSD FTL's per-plane units")),
            geo_.blocks_per_plane(), geo_.pages_per_block(), s.overprovisioning,
            s.gc_threshold, std::move(pool)),
-      buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(s.dram_bandwidth, s.dram_latency),
+      buffer_(std::max<uint64_t>(1, s.buffer_bytes / geo_.page_size())), dram_(sim, s.dram_bandwidth, s.dram_latency, s.dram_arbitration,
+            [this](uint32_t slot, Tick ready) { fill_done_.push(slot, ready); }),
       cores_(sim, s.cores, s.queue_depth, [this](Io& io) { after_firmware(io); }, "ssd-cores"),
       deferred_depth_(s.cores + s.queue_depth), deferred_(deferred_depth_),
       prefetch_enabled_(s.prefetch.enabled), prefetch_pages_(s.prefetch.pages), tracker_(s.prefetch),
@@ -102,7 +109,7 @@ FirmwareSsd::FirmwareSsd(Simulator& sim, StatGroup stats, const FirmwareSsdSetti
     stats.formula("core_wait_ns", "mean time a request waited for a core", "ns", [c] {
         return c->jobs() ? static_cast<double>(c->wait_time()) / static_cast<double>(c->jobs()) / kNanosecond : 0.0;
     });
-    const SerialLink* d = &dram_;
+    const BufferBus* d = &dram_;
     stats.formula("buffer_bus_bytes", "bytes moved on the DRAM buffer bus", "B",
                   [d] { return static_cast<double>(d->bytes()); });
 }
@@ -245,7 +252,7 @@ void FirmwareSsd::serve(const Io& io, bool prefetch) {
         if (slot != LruPageCache::kNone && (buffer_.lines(slot) & mask) == mask) {
             ++hits_;
             buffer_.touch(slot);
-            complete_at(io, dram_.transfer(sim_.now(), io.bytes));
+            complete_at(io, dram_.host_transfer(io.bytes));
             return;
         }
         ++misses_;
@@ -275,7 +282,7 @@ void FirmwareSsd::serve(const Io& io, bool prefetch) {
     buffer_.set_lines(slot, buffer_.lines(slot) | mask);
     const bool first_write = !buffer_.dirty(slot);
     buffer_.set_dirty(slot, true);
-    complete_at(io, dram_.transfer(sim_.now(), io.bytes));
+    complete_at(io, dram_.host_transfer(io.bytes));
     if (write_staging_ && first_write) {
         // Seed 004 III-A: "for each write request, the application writes the data to the
         // NLS and adds a data migration task to the pool; the library then executes the
@@ -352,7 +359,7 @@ void FirmwareSsd::write_back(uint32_t slot, std::function<void()> programmed) {
         ++flash_reads_;
         flash_.submit(std::move(r));
     }
-    dram_.transfer(sim_.now(), page_size_);  // the page leaves the buffer
+    dram_.flash_transfer(page_size_, BufferBus::kNoToken);  // the page leaves the buffer
     ftl_.write_location(lpn, ops_);
     run_ops(std::move(programmed));
 }
@@ -365,7 +372,7 @@ void FirmwareSsd::fill(uint32_t slot, uint64_t lpn) {
     flash::FlashOp r;
     r.kind = flash::FlashOp::Read;
     r.addr = address(at);
-    r.done = [this, slot] { fill_done_.push(slot, dram_.transfer(sim_.now(), page_size_)); };
+    r.done = [this, slot] { dram_.flash_transfer(page_size_, slot); };
     ++flash_reads_;
     flash_.submit(std::move(r));
 }
@@ -400,7 +407,7 @@ void FirmwareSsd::filled(uint32_t slot) {
     }
     waiters_head_[slot] = kNil;
     // The list is newest first; serve in arrival order.
-    for (auto it = serving_.rbegin(); it != serving_.rend(); ++it) complete_at(*it, dram_.transfer(sim_.now(), it->bytes));
+    for (auto it = serving_.rbegin(); it != serving_.rend(); ++it) complete_at(*it, dram_.host_transfer(it->bytes));
     // A slot is evictable again: requests that found none retry, once each.
     for (size_t n = deferred_.size(); n > 0; --n) {
         Deferred d = deferred_.take_front();

@@ -10,7 +10,9 @@
 // controller, written into DRAM (4 KiB on the bus), then the request's bytes are read
 // out. Write: the bytes go into DRAM; a partially written page is completed from flash
 // (read-modify-write) when it is evicted. Every flash byte read thus crosses the DRAM
-// bus twice, which with the core time bounds the SSD's bandwidth.
+// bus twice, which with the core time bounds the SSD's bandwidth. The front end's
+// transfers (read-outs, writes in) and the flash side's (fills, write-backs' read-outs)
+// share that bus as its arbitration says (buffer_bus.hpp).
 //
 // Read prefetch (off unless the settings enable it; HybridGPU's back end does, with
 // FlashGPU's public values, see access_pattern_tracker.hpp): every read first updates
@@ -44,10 +46,10 @@
 
 #include "flash_model/array/log_block_map.hpp"
 #include "mmu_ftl/common/lru_page_cache.hpp"
+#include "mmu_ftl/ssd/buffer_bus.hpp"
 #include "mmu_ftl/ssd/access_pattern_tracker.hpp"
 #include "mmu_ftl/ssd/page_ftl.hpp"
 #include "sim/core/ring_queue.hpp"
-#include "sim/mem/serial_link.hpp"
 #include "sim/mem/server_pool.hpp"
 #include "sim/stats/stats.hpp"
 
@@ -60,6 +62,7 @@ struct FirmwareSsdSettings {
     uint64_t buffer_bytes = 512ull << 20;
     double dram_bandwidth = 9.6e9;              // bytes/s on the buffer's bus
     Tick dram_latency = 50 * kNanosecond;       // access latency beyond the transfer
+    BufferArbitration dram_arbitration = BufferArbitration::Fifo;  // how host and flash sides share the bus
     double overprovisioning = 0.07;
     uint32_t gc_threshold = 4;                  // free blocks per plane that start GC
     ReadPrefetchSettings prefetch;              // disabled unless a back end enables it
@@ -101,7 +104,7 @@ public:
     uint64_t flash_bytes_written() const { return flash_programs_.get() * page_size_; }
     const PageFtl& ftl() const { return ftl_; }
     const ServerPool<Io>& cores() const { return cores_; }
-    const SerialLink& dram() const { return dram_; }
+    const BufferBus& dram() const { return dram_; }
 
 private:
     struct Waiter {
@@ -161,7 +164,7 @@ private:
     uint64_t sector_bytes_;
     PageFtl ftl_;
     LruPageCache buffer_;
-    SerialLink dram_;
+    BufferBus dram_;
     ServerPool<Io> cores_;
     size_t deferred_depth_;
     RingQueue<Deferred> deferred_;       // requests that found every buffer slot pinned
