@@ -9,6 +9,7 @@
 #include "flash_model/controller/zng_flash_backend.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/mem/port.hpp"
+#include "tests/support/at_tick.hpp"
 
 namespace zng::flash::testing {
 
@@ -103,16 +104,7 @@ inline std::string small_platform(const std::string& flash_extra, const std::str
 inline double stat(Rig& rig, const std::string& name) { return rig.sim.stats().value("memory." + name); }
 
 // Calls `f` at tick `when` (to look at the model in the middle of a run).
-class Probe final : public Event {
-public:
-    Probe(Simulator& sim, Tick when, std::function<void()> f) : Event("test-probe"), f_(std::move(f)) {
-        sim.schedule(*this, when);
-    }
-    void process() override { f_(); }
-
-private:
-    std::function<void()> f_;
-};
+using Probe = zng::test::At;
 
 inline const char* kMesh1x2 =
     "  network: {type: mesh, rows: 1, cols: 2, clock: 800MHz, link_width: 8B, header_bytes: 8B, "

@@ -13,6 +13,7 @@
 #include "memory/register_memory.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/core/event.hpp"
+#include "tests/support/at_tick.hpp"
 #include "sim/mem/memory_backend.hpp"
 
 namespace zng::memory::test {
@@ -98,17 +99,7 @@ private:
     }
 };
 
-// Runs a function at a given tick.
-class At final : public Event {
-public:
-    At(Simulator& sim, Tick when, std::function<void()> f) : Event("test-at"), f_(std::move(f)) {
-        sim.schedule(*this, when);
-    }
-    void process() override { f_(); }
-
-private:
-    std::function<void()> f_;
-};
+using zng::test::At;
 
 // The device of the GDDR5 tests (gddr5_timing_test.cpp computes its schedules): 1 GHz
 // command clock, 64-bit bus at 4000 MT/s (128 B = 4 ns), 6 channels of 16 banks with 2 KiB

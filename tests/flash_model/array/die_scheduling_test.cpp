@@ -9,57 +9,58 @@ namespace {
 
 using namespace testing;
 
-// Plane 0 of channel 1's die 0 programs from cycle 1038 for 100 us (the firmware program
-// of FlashPackageStats.ReadsWaitingForTheirDiesProgramAreCountedApart). A read to plane 1
-// is accepted 50 us in and waits for the die. A program to plane 2 arriving 60 us in
-// could overlap plane 0's (same kind), but the read has waited longer: the die turns to
-// the read when plane 0's program ends, and plane 2 programs after the read's tR.
+// Die 0 of channel 1's package with erased blocks on planes 0 and 2: a firmware program of
+// plane 0 starts at cycle 1038 (decode, the command with its 4 KiB over one mesh hop, the
+// I/O port) and runs 100 us; `program_second` submits one to plane 2.
+struct TwoPrograms {
+    Rig rig{small_platform("", kMesh1x2, /*io_ports=*/2, /*planes=*/8, /*channels=*/2, /*dies=*/2)};
+    const FlashAddress first{1, 0, 0, 0, 5, 0}, second{1, 0, 0, 2, 5, 0};
+    const Tick program_start = 1038 * kCycle;
+    Tick programmed_first = 0, programmed_second = 0;
+
+    TwoPrograms() {
+        rig.zng().set_block_erased(first);
+        rig.zng().set_block_erased(second);
+        rig.zng().submit({FlashOp::Program, first, 0, [this] { programmed_first = rig.sim.now(); }});
+    }
+    void program_second() {
+        rig.zng().submit({FlashOp::Program, second, 0, [this] { programmed_second = rig.sim.now(); }});
+    }
+};
+
+// A read to plane 1 is accepted 50 us into plane 0's program and waits for the die. A
+// program to plane 2 arriving 60 us in could overlap plane 0's (same kind), but the read
+// has waited longer: the die turns to the read when plane 0's program ends, and plane 2
+// programs after the read's tR.
 //  - read: sensed at program_start + 100 us, a wait of exactly 50 us;
 //  - plane 2's program: starts at program_start + 103 us, acknowledged 100 us and one
 //    hop (3 cycles) later.
 // Were plane 2 let in beside plane 0, the read would wait for both programs (~110 us).
 TEST(DieScheduling, AProgramDoesNotJoinItsDieWhileAReadWaitsForIt) {
-    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/2, /*planes=*/8, /*channels=*/2, /*dies=*/2));
-    auto& be = rig.zng();
-    const FlashAddress first{1, 0, 0, 0, 5, 0}, second{1, 0, 0, 2, 5, 0};
-    be.set_block_erased(first);
-    be.set_block_erased(second);
-    Tick programmed_first = 0, programmed_second = 0;
-    be.submit({FlashOp::Program, first, 0, [&] { programmed_first = rig.sim.now(); }});
-    Requester req(rig);
-    const Tick program_start = 1038 * kCycle;
-    Probe read(rig.sim, program_start + 50 * kMicrosecond,
-               [&] { req.issue(be.geometry().encode(FlashAddress{1, 0, 0, 1, 0, 0}), 128, MemOp::Read); });
-    Probe program(rig.sim, program_start + 60 * kMicrosecond, [&] {
-        be.submit({FlashOp::Program, second, 0, [&] { programmed_second = rig.sim.now(); }});
+    TwoPrograms t;
+    Requester req(t.rig);
+    Probe read(t.rig.sim, t.program_start + 50 * kMicrosecond, [&] {
+        req.issue(t.rig.zng().geometry().encode(FlashAddress{1, 0, 0, 1, 0, 0}), 128, MemOp::Read);
     });
-    rig.sim.run();
+    Probe program(t.rig.sim, t.program_start + 60 * kMicrosecond, [&] { t.program_second(); });
+    t.rig.sim.run();
     ASSERT_EQ(req.completed, 1u);
-    EXPECT_EQ(programmed_first, program_start + 100 * kMicrosecond + 3 * kCycle);
-    EXPECT_EQ(programmed_second, program_start + 203 * kMicrosecond + 3 * kCycle);
-    EXPECT_DOUBLE_EQ(stat(rig, "package1.read_wait"), 50'000.0);
-    EXPECT_EQ(stat(rig, "package1.program_busy_ps"), static_cast<double>(200 * kMicrosecond));
-    EXPECT_EQ(stat(rig, "package1.sense_busy_ps"), static_cast<double>(3 * kMicrosecond));
+    EXPECT_EQ(t.programmed_first, t.program_start + 100 * kMicrosecond + 3 * kCycle);
+    EXPECT_EQ(t.programmed_second, t.program_start + 203 * kMicrosecond + 3 * kCycle);
+    EXPECT_DOUBLE_EQ(stat(t.rig, "package1.read_wait"), 50'000.0);
+    EXPECT_EQ(stat(t.rig, "package1.program_busy_ps"), static_cast<double>(200 * kMicrosecond));
+    EXPECT_EQ(stat(t.rig, "package1.sense_busy_ps"), static_cast<double>(3 * kMicrosecond));
 }
 
 // Without a waiting read, a program arriving while its die programs joins it: two
 // programs 60 us apart on planes 0 and 2 end 60 us apart, not 100 us.
 TEST(DieScheduling, AProgramJoinsItsDiesProgramWhenNothingElseWaits) {
-    Rig rig(small_platform("", kMesh1x2, /*io_ports=*/2, /*planes=*/8, /*channels=*/2, /*dies=*/2));
-    auto& be = rig.zng();
-    const FlashAddress first{1, 0, 0, 0, 5, 0}, second{1, 0, 0, 2, 5, 0};
-    be.set_block_erased(first);
-    be.set_block_erased(second);
-    Tick programmed_first = 0, programmed_second = 0;
-    be.submit({FlashOp::Program, first, 0, [&] { programmed_first = rig.sim.now(); }});
-    const Tick program_start = 1038 * kCycle;
-    Probe program(rig.sim, program_start + 60 * kMicrosecond, [&] {
-        be.submit({FlashOp::Program, second, 0, [&] { programmed_second = rig.sim.now(); }});
-    });
-    rig.sim.run();
-    EXPECT_EQ(programmed_first, program_start + 100 * kMicrosecond + 3 * kCycle);
+    TwoPrograms t;
+    Probe program(t.rig.sim, t.program_start + 60 * kMicrosecond, [&] { t.program_second(); });
+    t.rig.sim.run();
+    EXPECT_EQ(t.programmed_first, t.program_start + 100 * kMicrosecond + 3 * kCycle);
     // Submitted 60 us in, it reaches the die 1038 cycles later, as the first one did.
-    EXPECT_EQ(programmed_second, program_start + 160 * kMicrosecond + 1038 * kCycle + 3 * kCycle);
+    EXPECT_EQ(t.programmed_second, t.program_start + 160 * kMicrosecond + 1038 * kCycle + 3 * kCycle);
 }
 
 }  // namespace

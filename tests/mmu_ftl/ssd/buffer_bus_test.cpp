@@ -10,22 +10,14 @@
 #include <vector>
 
 #include "sim/core/errors.hpp"
+#include "tests/support/at_tick.hpp"
 
 namespace zng::ftl {
 namespace {
 
 constexpr Tick kNs = kNanosecond;
 
-class At final : public Event {
-public:
-    At(Simulator& sim, Tick when, std::function<void()> f) : Event("test-at"), f_(std::move(f)) {
-        sim.schedule(*this, when);
-    }
-    void process() override { f_(); }
-
-private:
-    std::function<void()> f_;
-};
+using zng::test::At;
 
 struct Rig {
     explicit Rig(BufferArbitration a, Tick latency = 0)
