@@ -487,7 +487,7 @@ void FlashPackage::read_service_starts(const FlashTxn& t) {
 
 bool FlashPackage::die_allows(uint32_t p, ArrayOp op) const {
     const Die& d = dies_[die_of(p)];
-    if (d.busy_planes == 0) return true;
+    if (d.busy_planes == 0) return !d.turn_over || op != d.running;
     // ONFI multi-plane operations (READ 00h-32h, PROGRAM 80h-11h, BLOCK ERASE 60h-D1h): the
     // planes of a die run operations of one kind together, erases included, one block per plane.
     if (!sh_.spec.multi_plane || d.running != op) return false;
@@ -660,11 +660,23 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
     // held back (a kind it could not overlap), in plane order. (Operations started since,
     // above, may run by now: then some of these are held again.)
     const uint32_t first = d * sh_.spec.geometry.planes_per_die();
-    uint64_t retry = (die_freed ? dies_[d].held : 0) | uint64_t{1} << (p - first);
-    while (retry) {
-        const uint32_t i = static_cast<uint32_t>(std::countr_zero(retry));
-        retry &= retry - 1;
-        start_array(first + i);
+    const auto retry = [&](uint64_t planes) {
+        while (planes) {
+            const uint32_t i = static_cast<uint32_t>(std::countr_zero(planes));
+            planes &= planes - 1;
+            start_array(first + i);
+        }
+    };
+    // The planes that waited for the die to change kind go first, so a plane with a
+    // stream of the kind that just ran (lowest in plane order) cannot restart it ahead
+    // of them every time; then the rest, which join the new batch if of its kind.
+    if (die_freed && dies_[d].held) {
+        dies_[d].turn_over = true;
+        retry(dies_[d].held);
+        dies_[d].turn_over = false;
+        retry(dies_[d].held | uint64_t{1} << (p - first));
+    } else {
+        retry(uint64_t{1} << (p - first));
     }
 }
 

@@ -63,5 +63,33 @@ TEST(DieScheduling, AProgramJoinsItsDiesProgramWhenNothingElseWaits) {
     EXPECT_EQ(t.programmed_second, t.program_start + 160 * kMicrosecond + 1038 * kCycle + 3 * kCycle);
 }
 
+// A die that frees turns to the kind its other planes waited for before its own planes
+// restart the kind that just ran. Plane 0 programs (page 0, from program_start) with a
+// second program (page 1) queued behind it 10 us in; a read to plane 1 arrives 50 us in.
+// When plane 0's first program ends at program_start + 100 us the read, held for 50 us,
+// is sensed (tR 3 us), and only then does plane 0 program page 1:
+//  - read: a wait of exactly 50 us;
+//  - page 1: starts at program_start + 103 us, acknowledged 100 us and one hop later.
+// Restarting the freed planes in plane order would program page 1 first and hold the read
+// for another 100 us (a 150 us wait), and so on for every program queued on plane 0.
+TEST(DieScheduling, AFreedDieServesTheWaitingKindBeforeRestartingItsOwn) {
+    TwoPrograms t;
+    Requester req(t.rig);
+    const FlashAddress next_page{1, 0, 0, 0, 5, 1};
+    Tick programmed_next = 0;
+    Probe program(t.rig.sim, t.program_start + 10 * kMicrosecond, [&] {
+        t.rig.zng().submit({FlashOp::Program, next_page, 0, [&] { programmed_next = t.rig.sim.now(); }});
+    });
+    Probe read(t.rig.sim, t.program_start + 50 * kMicrosecond, [&] {
+        req.issue(t.rig.zng().geometry().encode(FlashAddress{1, 0, 0, 1, 0, 0}), 128, MemOp::Read);
+    });
+    t.rig.sim.run();
+    ASSERT_EQ(req.completed, 1u);
+    EXPECT_EQ(t.programmed_first, t.program_start + 100 * kMicrosecond + 3 * kCycle);
+    EXPECT_DOUBLE_EQ(stat(t.rig, "package1.read_wait"), 50'000.0);
+    EXPECT_EQ(programmed_next, t.program_start + 203 * kMicrosecond + 3 * kCycle);
+    EXPECT_EQ(stat(t.rig, "package1.program_busy_ps"), static_cast<double>(200 * kMicrosecond));
+}
+
 }  // namespace
 }  // namespace zng::flash
