@@ -657,8 +657,8 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
             break;
     }
     // This plane's next operation and, if the die was freed, those of other planes it
-    // held back (a kind it could not overlap), in plane order. (Operations started since,
-    // above, may run by now: then some of these are held again.)
+    // held back (a kind it could not overlap). (Operations started since, above, may run
+    // by now: then some of these are held again.)
     const uint32_t first = d * sh_.spec.geometry.planes_per_die();
     const auto retry = [&](uint64_t planes) {
         while (planes) {
@@ -667,9 +667,9 @@ void FlashPackage::array_done(uint32_t id, uint32_t p) {
             start_array(first + i);
         }
     };
-    // The planes that waited for the die to change kind go first, so a plane with a
-    // stream of the kind that just ran (lowest in plane order) cannot restart it ahead
-    // of them every time; then the rest, which join the new batch if of its kind.
+    // The planes that waited for the die to change kind go first (Die::turn_over), so a
+    // plane with a stream of the kind that just ran cannot restart it ahead of them every
+    // time; then, in plane order, the rest, which join the new batch if of its kind.
     if (die_freed && dies_[d].held) {
         dies_[d].turn_over = true;
         retry(dies_[d].held);
