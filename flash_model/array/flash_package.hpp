@@ -193,8 +193,8 @@ private:
         // When the die's running operations began (busy_planes went from 0): planes whose
         // turn comes in that same tick start with them, as one multi-plane command.
         Tick batch_since = 0;
-        // While the die is idle, the kind it may not start (it has just run it and other
-        // planes wait for another): set only while its freed planes are retried.
+        // Set only while a freed die retries the planes it held: the idle die then refuses
+        // the kind it has just run (`running`), so the planes waiting for another go first.
         bool turn_over = false;
         // How long the die has run programs or erases (planes together count once):
         // program_time over the phases that ended, plus now - program_since while one runs.

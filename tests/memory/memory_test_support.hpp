@@ -13,8 +13,8 @@
 #include "memory/register_memory.hpp"
 #include "sim/config/config_node.hpp"
 #include "sim/core/event.hpp"
-#include "tests/support/at_tick.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "tests/support/at_tick.hpp"
 
 namespace zng::memory::test {
 
