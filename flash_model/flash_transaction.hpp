@@ -46,7 +46,11 @@ struct FlashTxn {
     uint32_t bytes = 0;    // bytes moved between controller and package
     uint32_t plane = 0;    // plane inside the package
     int32_t reg = -1;      // register in use (-1: the plane's page buffer)
-    int32_t evicting = -1; // register being emptied for this demand (one eviction at a time)
+    int32_t evicting = -1; // register being emptied for this demand (one eviction at a time),
+                           // or kVictimHeld
+    // `evicting` once the program of the register emptied for this demand turned out to wait
+    // for a merge: the demand then takes only registers whose programs can run.
+    static constexpr int32_t kVictimHeld = -2;
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
     uint8_t merge_sense = 0;    // eviction: sense the old page before the program
     uint16_t combined = 1;      // demand writes to this page carried by this one command sequence

@@ -210,14 +210,21 @@ bool FlashPackage::admit(uint32_t id) {
         return true;
     }
     if (t.evicting >= 0) {
-        // Retried while the register emptied for it is still being programmed: waiting
-        // is all it may do, else every retry would evict one more dirty page.
-        if (regs_.busy(static_cast<uint32_t>(t.evicting))) return false;
-        t.evicting = -1;  // programmed: it takes that register or, if another miss did, a new one
+        // Retried while the register emptied for it is still being programmed: waiting is
+        // all it may do, else every retry would evict one more dirty page. Unless that
+        // program waits for a merge (the log block ran out between the choice and the
+        // program, or every register held such a page): the demand then takes only a
+        // register whose program can run, rather than wait for the merge, which may be
+        // another application's (paper V-D: GC "does not block other applications such
+        // as betw"). The held program goes on without it.
+        const auto e = static_cast<uint32_t>(t.evicting);
+        if (regs_.busy(e) && !regs_.program_held(e)) return false;
+        // Programmed: it takes that register or, if another miss did, a new one.
+        t.evicting = regs_.busy(e) ? FlashTxn::kVictimHeld : -1;
     }
     const bool clean_only = t.kind == TxnKind::DemandRead && !sh_.spec.reads_take_dirty_registers;
     const bool page_buffer_only = t.kind == TxnKind::DemandRead && !sh_.spec.reads_keep_pages;
-    const int v = page_buffer_only ? -1 : regs_.victim(t.plane, clean_only);
+    const int v = page_buffer_only ? -1 : regs_.victim(t.plane, clean_only, t.evicting == FlashTxn::kVictimHeld);
     if ((clean_only || page_buffer_only) && v < 0) {
         // Paper III-C: "ZnG assigns GPU L2 cache and Z-NAND internal registers as read
         // and write buffers, respectively": a read is no reason to program buffered
@@ -225,7 +232,7 @@ bool FlashPackage::admit(uint32_t id) {
         // page register, data out from there) and not kept in a register.
         return admit_to_page_buffer(id, tag);
     }
-    if (v < 0) return false;  // every usable register is busy
+    if (v < 0) return false;  // every usable register is busy (or waits for a merge)
     if (regs_[v].dirty) {
         // No clean register: this miss programs a dirty one of its own, whatever other
         // programs are under way. Each die has its own ready/busy state and runs its

@@ -44,12 +44,13 @@ void FlashRegisterFile::set_busy(uint32_t r, bool b) {
     if (!regs_[r].dirty) clean_idle_ += step;
 }
 
-int FlashRegisterFile::victim(uint32_t plane, bool clean_only) {
+int FlashRegisterFile::victim(uint32_t plane, bool clean_only, bool programmable_only) {
     if (grouping_ == RegisterGrouping::Package ? idle_ == 0 : idle_in_plane_[plane] == 0) return -1;
     uint32_t own = plane * per_plane_;
     for (uint32_t r = own; r < own + per_plane_; ++r)
         if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
-    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order()) return victim_in_order(clean_only);
+    if (grouping_ == RegisterGrouping::Package && policy_->keeps_order())
+        return victim_in_order(clean_only, programmable_only);
     // A clean victim costs nothing to give up; a dirty one costs a program (tPROG), and
     // one whose program is held by a merge keeps the register until the merge ends.
     // One scan sorts the idle registers of the group into clean and dirty (in register
@@ -73,16 +74,17 @@ int FlashRegisterFile::victim(uint32_t plane, bool clean_only) {
                 candidates_.push_back(r);
         }
         dirty_candidates_.resize(held);
-        if (candidates_.empty()) candidates_.swap(dirty_candidates_);
+        if (candidates_.empty() && !programmable_only) candidates_.swap(dirty_candidates_);
     }
     if (candidates_.empty()) return -1;
     return static_cast<int>(candidates_[policy_->choose(candidates_.data(), candidates_.size())]);
 }
 
-int FlashRegisterFile::victim_in_order(bool clean_only) {
+int FlashRegisterFile::victim_in_order(bool clean_only, bool programmable_only) {
     // The same choice as the search below, found by walking the policy's order: the
     // first empty idle register, else the policy's first clean idle one, else its first
-    // dirty idle one whose program can start, else its first dirty idle one.
+    // dirty idle one whose program can start, else (unless programmable_only) its first
+    // dirty idle one.
     if (empty_idle_ > 0)
         for (uint32_t r = 0; r < regs_.size(); ++r)
             if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
@@ -96,7 +98,7 @@ int FlashRegisterFile::victim_in_order(bool clean_only) {
         if (clean || !program_held(r)) return static_cast<int>(r);
         if (first_held < 0) first_held = static_cast<int>(r);
     }
-    return first_held;
+    return programmable_only ? -1 : first_held;
 }
 
 bool FlashRegisterFile::program_held(uint32_t r) const { return program_held_ && program_held_(regs_[r].tag); }

@@ -72,9 +72,10 @@ public:
     // An idle register a page of `plane` may take: an empty one (the plane's own
     // first), else the replacement policy's choice among clean idle ones, else among
     // dirty idle ones whose program can start now, else among the other dirty idle
-    // ones. -1 if all are busy. clean_only: -1 instead of a dirty register, and no
-    // question to the FTL about dirty ones (a read that would not program one).
-    int victim(uint32_t plane, bool clean_only = false);
+    // ones (unless `programmable_only`). -1 if there is none. clean_only: -1 instead of
+    // a dirty register, and no question to the FTL about dirty ones (a read that would
+    // not program one).
+    int victim(uint32_t plane, bool clean_only = false, bool programmable_only = false);
     // The policy's choice among the idle dirty registers of `plane`'s group not being
     // programmed whose program can start now (for a background program), or -1. The
     // register the group's last write went to is left out: stores to its page may still
@@ -91,6 +92,8 @@ public:
     // is being merged); such dirty registers are left dirty while others can be chosen.
     using ProgramHeld = std::function<bool(uint64_t tag)>;
     void set_program_held(ProgramHeld f) { program_held_ = std::move(f); }
+    // Whether a program of register r's page would be held now (ProgramHeld).
+    bool program_held(uint32_t r) const;
     // Places `tag` in register r (which must be idle and clean), no chunk valid yet.
     void fill(uint32_t r, uint64_t tag);
     void set_dirty(uint32_t r, bool d);
@@ -117,13 +120,12 @@ private:
         return grouping_ == RegisterGrouping::Package ? size() : (plane + 1) * per_plane_;
     }
     void drop(uint32_t r);  // invalidates register r and its index entry
-    bool program_held(uint32_t r) const;
     // The register the last write of `plane`'s group went to (UINT32_MAX: none).
     uint32_t open_register(uint32_t plane) const {
         return grouping_ == RegisterGrouping::Package ? last_written_ : last_written_in_plane_[plane];
     }
     // victim() with package grouping under a policy that keeps an order.
-    int victim_in_order(bool clean_only);
+    int victim_in_order(bool clean_only, bool programmable_only);
     // Keeps the unflushed / programming counts in step with register r's flags.
     void count(uint32_t r, int sign);
     uint32_t per_plane_;

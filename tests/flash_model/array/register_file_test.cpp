@@ -63,6 +63,11 @@ TEST(FlashRegisterFile, VictimTakesCleanThenProgrammableThenHeldRegisters) {
     EXPECT_EQ(regs.victim(0), 0);
     EXPECT_EQ(offered, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 7}));
     EXPECT_EQ(asked, 7);
+    // Unless only registers whose programs can run are wanted (a miss whose victim's
+    // program turned held): none.
+    offered.clear();
+    EXPECT_EQ(regs.victim(0, false, true), -1);
+    EXPECT_TRUE(offered.empty());
     // Everything busy: no victim.
     for (uint32_t r = 0; r < 8; ++r) regs.set_busy(r, true);
     EXPECT_EQ(regs.victim(0), -1);
@@ -96,6 +101,7 @@ TEST(FlashRegisterFile, LruSearchAsksAboutHeldProgramsOldestFirstAndStopsAtTheFi
     asked.clear();
     EXPECT_EQ(regs.victim(0), 1);
     EXPECT_EQ(asked, (std::vector<uint64_t>{tag(1), tag(2), tag(3), tag(0)}));
+    EXPECT_EQ(regs.victim(0, false, true), -1);  // none whose program can run
     // A background program leaves out the register last written (2): of 1, 3, 0 in LRU
     // order, 1 is held and 3 is the choice.
     regs.note_written(2);

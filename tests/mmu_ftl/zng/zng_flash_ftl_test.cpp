@@ -5,6 +5,7 @@
 // decoder names.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -397,6 +398,78 @@ TEST(ZngFlashFtl, AMissDoesNotWaitForAProgramHeldByAMerge) {
     EXPECT_EQ(rig.stat("memory.evictions"), 2.0);
     EXPECT_EQ(rig.stat("memory.programs"), 10.0);
     EXPECT_EQ(rig.stat("memory.erases"), 3.0);
+    EXPECT_EQ(rig.flash->backbone().in_flight(), 0u);
+}
+
+// Polls every nanosecond after a write: once the first merge sense has started (an
+// eviction of a partly written register reads its old page first), runs `in_sense`; and
+// records when the controller's write queue is empty again (the write is in a register).
+struct SenseThenAbsorb final : Event {
+    SenseThenAbsorb(Simulator& s, FlashFtlRig& r, std::function<void()> f)
+        : Event("sense-then-absorb"), sim(s), rig(r), in_sense(std::move(f)) {}
+    void process() override {
+        if (!sensed && rig.stat("memory.merge_senses") == 1.0) {
+            sensed = true;
+            in_sense();
+        }
+        if (rig.flash->backbone().controller(0).write_occupancy() == 0) {
+            absorbed_at = sim.now();
+            return;
+        }
+        sim.schedule(*this, sim.now() + kNanosecond);
+    }
+    Simulator& sim;
+    FlashFtlRig& rig;
+    std::function<void()> in_sense;
+    bool sensed = false;
+    Tick absorbed_at = 0;
+};
+
+// A miss's victim can turn held after it was chosen: two registers hold A0 (group 0) and
+// B0 (group 1), both dirty and partly written over pre-loaded pages. B1's miss evicts A0,
+// the least recently used, whose eviction first senses the old page (tR = 3 us); during
+// that sense group 0's log block is reported full, so A0's program must wait for the
+// merge's copies (8 x (tR + tPROG) = 824 us; its 3 erases of 1 ms follow). B1 does not
+// wait with it: it chooses again and evicts B0, whose sense and program start (cache
+// program: the register frees as tPROG begins) each behind at most one of the merge's
+// operations on the plane: at least A0's and B0's senses (6 us), under 3 + 3 + 3 x 100 us
+// plus transfers. (Before, B1 waited for A0's program: 848 us, after the copies.)
+TEST(ZngFlashFtl, AMissWhoseVictimTurnsHeldChoosesAnother) {
+    std::string yaml = kOnePlane;
+    const std::string one = "registers_per_plane: 1";
+    yaml.replace(yaml.find(one), one.size(), "registers_per_plane: 2");
+    FlashFtlRig rig(yaml);
+    PortRequester req(rig.sim, rig.backend->port(0));
+    rig.paddr(0, 4);  // virtual block 1 joins group 0, so virtual block 2 starts group 1
+    const uint64_t a0 = rig.paddr(0, 0), b0 = rig.paddr(0, 8), b1 = rig.paddr(0, 9);
+    req.issue(0, a0, 128, MemOp::Writeback);
+    rig.sim.run();
+    req.issue(0, b0, 128, MemOp::Writeback);
+    rig.sim.run();
+    ASSERT_EQ(rig.stat("memory.evictions"), 0.0);
+
+    const flash::FlashAddress a = rig.flash->geometry().decode(a0);
+    SenseThenAbsorb probe(rig.sim, rig, [&] {
+        // Group 0's log block (opened here: nothing was programmed yet) is used up.
+        const uint32_t log = rig.ftl->log_block_for(a);
+        rig.ftl->log_block_full(a.with_block(log).with_page(0), {});
+    });
+    const Tick issued = rig.sim.now();
+    req.issue(0, b1, 128, MemOp::Writeback);
+    rig.sim.schedule(probe, issued);
+    rig.sim.run();
+    ASSERT_TRUE(probe.sensed);
+    ASSERT_NE(probe.absorbed_at, 0u);
+    EXPECT_EQ(rig.ftl->gc().merges(), 1u);
+    EXPECT_GE(probe.absorbed_at - issued, 6 * kMicrosecond);  // A0's and B0's senses
+    EXPECT_LT(probe.absorbed_at - issued, 320 * kMicrosecond);
+    EXPECT_GT(rig.sim.now() - issued, 3 * kMillisecond);  // the merge's erases
+    // A0's program waited for the merge; B0's did not: 2 evictions, 2 merge senses, and
+    // programs: the merge's 8, B0, then A0 into the fresh log block = 10.
+    EXPECT_EQ(rig.stat("memory.evictions_held_for_merge"), 1.0);
+    EXPECT_EQ(rig.stat("memory.evictions"), 2.0);
+    EXPECT_EQ(rig.stat("memory.merge_senses"), 2.0);
+    EXPECT_EQ(rig.stat("memory.programs"), 10.0);
     EXPECT_EQ(rig.flash->backbone().in_flight(), 0u);
 }
 
