@@ -122,6 +122,14 @@ struct FlashFtlRig {
     std::unique_ptr<WritePacer> pacer;
 };
 
+// kOnePlane with two registers, and `more` flash keys after them.
+std::string two_registers(const std::string& more = "") {
+    std::string yaml = kOnePlane;
+    const std::string one = "registers_per_plane: 1";
+    yaml.replace(yaml.find(one), one.size(), "registers_per_plane: 2" + more);
+    return yaml;
+}
+
 TEST(ZngFlashFtl, BackEndAdoptsTheTranslatorAndAttachesItself) {
     FlashFtlRig rig;
     ASSERT_NE(rig.ftl, nullptr);
@@ -359,10 +367,7 @@ TEST(ZngFlashFtl, MergeOperationsPassDemandCommandsWaitingForTheMerge) {
 //    in after one tPROG (before: the miss waited for A1's parked "program under way",
 //    i.e. for the whole merge, while the controller's write queue held B1).
 TEST(ZngFlashFtl, AMissDoesNotWaitForAProgramHeldByAMerge) {
-    std::string yaml = kOnePlane;
-    const std::string one = "registers_per_plane: 1";
-    yaml.replace(yaml.find(one), one.size(), "registers_per_plane: 2\n  dirty_watermark: 0.5");
-    FlashFtlRig rig(yaml);
+    FlashFtlRig rig(two_registers("\n  dirty_watermark: 0.5"));
     PortRequester req(rig.sim, rig.backend->port(0));
     rig.paddr(0, 4);  // virtual block 1 joins group 0, so virtual block 2 starts group 1
     const uint64_t a0 = rig.paddr(0, 0), a1 = rig.paddr(0, 1), b0 = rig.paddr(0, 8), b1 = rig.paddr(0, 9);
@@ -435,10 +440,7 @@ struct SenseThenAbsorb final : Event {
 // operations on the plane: at least A0's and B0's senses (6 us), under 3 + 3 + 3 x 100 us
 // plus transfers. (Before, B1 waited for A0's program: 848 us, after the copies.)
 TEST(ZngFlashFtl, AMissWhoseVictimTurnsHeldChoosesAnother) {
-    std::string yaml = kOnePlane;
-    const std::string one = "registers_per_plane: 1";
-    yaml.replace(yaml.find(one), one.size(), "registers_per_plane: 2");
-    FlashFtlRig rig(yaml);
+    FlashFtlRig rig(two_registers());
     PortRequester req(rig.sim, rig.backend->port(0));
     rig.paddr(0, 4);  // virtual block 1 joins group 0, so virtual block 2 starts group 1
     const uint64_t a0 = rig.paddr(0, 0), b0 = rig.paddr(0, 8), b1 = rig.paddr(0, 9);
