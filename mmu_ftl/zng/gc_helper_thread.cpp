@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "sim/config/units.hpp"
+
 namespace zng::ftl {
 
 GcHelperThread::GcHelperThread(Simulator& sim, ZngFtlTables& tables, StatGroup stats, uint32_t apps,
@@ -310,6 +314,18 @@ void GcHelperThread::retire() {
     switched_ = false;
     old_log_ = UINT32_MAX;
     start_next();
+}
+
+std::string GcHelperThread::state() const {
+    std::string out = fmt::format("{} garbage-collection merges ended (translation.gc.merges)", merges_.get());
+    if (active_ != kIdle)
+        out += fmt::format(", the merge of log group {} (application {}) requested at {} is {}", active_, active_app_,
+                           units::format_time(active_since_),
+                           switched_ ? "erasing its old blocks"
+                                     : fmt::format("copying ({} of {} planes still copying; its owner's requests held)",
+                                                   copies_running_, chains_.size()));
+    if (!queue_.empty()) out += fmt::format(", {} more queued behind it (one helper thread)", queue_.size());
+    return out;
 }
 
 }  // namespace zng::ftl

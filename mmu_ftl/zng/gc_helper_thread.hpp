@@ -36,6 +36,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "mmu_ftl/zng/zng_ftl_tables.hpp"
@@ -87,6 +88,9 @@ public:
     uint64_t erases() const { return erases_.get(); }
     uint64_t held() const { return held_.get(); }
     bool busy() const { return active_ != kIdle; }
+    // The running merge (its group, owner and phase) and the merges queued behind it,
+    // in words, for a stopped run's report.
+    std::string state() const;
     // Sum over merges of the time the owning application's blocks were held.
     Tick blocked_time(uint16_t app) const;
 

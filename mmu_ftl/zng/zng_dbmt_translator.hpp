@@ -27,6 +27,9 @@ public:
     uint64_t page_size() const override { return tables_.layout.geometry().page_size(); }
     bool translate(uint16_t app, uint64_t vpn, uint64_t& ppn) override;
     void resolve_fault(uint16_t app, uint64_t vpn, FaultDone done) override;
+    // A merge that ends releases its owner's held requests.
+    uint64_t background_work_done() const override { return gc_.merges(); }
+    std::string background_work_state() const override { return gc_.state(); }
 
     uint32_t log_block_for(const flash::FlashAddress& data_page) override;
     void log_block_full(const flash::FlashAddress& log_block, std::function<void()> done) override;

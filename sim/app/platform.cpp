@@ -71,9 +71,9 @@ const Param<String> kSeries{
     "error; needs run.stats_interval"};
 const Param<Time> kWatchdog{
     "watchdog", "1s",
-    "stop with an error when no warp instruction retires for this much simulated time, reporting the oldest request "
-    "in flight (0 = off); generous, because a GC merge blocks its application for milliseconds and merges can "
-    "follow each other"};
+    "stop with an error when neither a warp instruction retires nor a GC merge ends for this much simulated time, "
+    "reporting the oldest request in flight (0 = off); a merge that ends counts because it releases the requests "
+    "it held (paper V-D), so co-running applications all waiting for queued merges are slow, not stuck"};
 const Param<Size> kMemoryLimit{
     "memory_limit", "16GiB",
     "host memory the arrays a platform allocates up front (cache tag arrays, MSHR tables, TLBs, queues built to "
@@ -472,16 +472,17 @@ RunReport Platform::run(bool progress) {
     } stop_at(*this);
     if (stop_at_) sim_->schedule(stop_at, stop_at_);
     // A run that never ends is worse than one that fails: every `watchdog_` of simulated
-    // time, at least one warp instruction must have retired. When the watchdog is the
-    // last event left it steps aside, so that a drained queue is still reported as the
-    // deadlock it is.
+    // time, at least one warp instruction must have retired or one unit of the
+    // translator's background work (a GC merge, which releases its held owner) must
+    // have ended. When the watchdog is the last event left it steps aside, so that a
+    // drained queue is still reported as the deadlock it is.
     struct Watchdog : Event {
         Platform& p;
         Tick span;
         uint64_t last = 0;
         Watchdog(Platform& p, Tick span) : Event("progress-watchdog"), p(p), span(span) {}
         void process() override {
-            const uint64_t now = p.gpu_->progress().instructions;
+            const uint64_t now = p.gpu_->progress().instructions + p.translator_->background_work_done();
             if (p.sim_->events().empty()) return;
             if (now == last) throw SimError(p.stuck_report(span));
             last = now;
@@ -525,8 +526,8 @@ RunReport Platform::run(bool progress) {
 std::string Platform::stuck_report(Tick span) const {
     const ProgressInfo pi = gpu_->progress();
     std::string out = fmt::format(
-        "no progress: no warp instruction retired in the last {} of simulated time (at {}, {} warp instructions "
-        "done{}); {} memory requests in the back end, {} requests alive (run.watchdog)",
+        "no progress: no warp instruction retired and no background work ended in the last {} of simulated time "
+        "(at {}, {} warp instructions done{}); {} memory requests in the back end, {} requests alive (run.watchdog)",
         units::format_time(span), units::format_time(sim_->now()), pi.instructions,
         pi.total_instructions ? fmt::format(" of {}", pi.total_instructions) : std::string(), memory_->in_flight(),
         sim_->requests().live());
@@ -542,12 +543,9 @@ std::string Platform::stuck_report(Tick span) const {
         else
             out += ", no stage passed";
     }
-    // Merges hold all of their owner's requests (paper V-D): a run that keeps merging
-    // makes no progress without any request being lost, and the report says so.
-    if (const Stat* merges = sim_->stats().find("translation.gc.merges"); merges && merges->value() > 0)
-        out += fmt::format("; {} garbage-collection merges so far (translation.gc.merges), each holding its "
-                           "owner's requests",
-                           merges->value());
+    // Merges hold all of their owner's requests (paper V-D): a merge that does not end
+    // holds its owner without any request being lost, and the report says so.
+    if (const std::string bg = translator_->background_work_state(); !bg.empty()) out += "; " + bg;
     return out;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "sim/config/registry.hpp"
 #include "sim/core/simulator.hpp"
@@ -34,6 +35,12 @@ public:
     // unmaps (eviction, migration).
     using Shootdown = std::function<void(uint16_t app, uint64_t vpn)>;
     void set_shootdown(Shootdown s) { shootdown_ = std::move(s); }
+    // Units of work this translator has finished off the demand path (ZnG's garbage-
+    // collection merges). The run's progress watchdog counts them beside retired warp
+    // instructions: applications held by merges that keep ending are slow, not stuck.
+    virtual uint64_t background_work_done() const { return 0; }
+    // What that background work is doing now, for a stopped run's report (empty: none).
+    virtual std::string background_work_state() const { return {}; }
 
 protected:
     Shootdown shootdown_;
