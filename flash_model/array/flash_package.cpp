@@ -70,6 +70,13 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
         const uint32_t log = sh_.log_map->open_log_block(a);
         return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
     });
+    // A program starts at once on a plane with no array operation running or queued whose
+    // die may program now; a victim elsewhere keeps its miss waiting up to tPROG.
+    regs_.set_plane_free([this](uint32_t plane) {
+        const Plane& pl = planes_[plane];
+        return !pl.busy && !pl.buffer_holding && pl.array.empty() && pl.firmware_array.empty() &&
+               die_allows(plane, ArrayOp::Program);
+    });
 }
 
 uint32_t FlashPackage::charged_planes(MemoryBudget& budget, const FlashSpec& spec) {

@@ -23,12 +23,13 @@ FlashRegisterFile::FlashRegisterFile(uint32_t planes, uint32_t per_plane, Regist
     policy_->resize(regs_.size());
     candidates_.reserve(regs_.size());
     dirty_candidates_.reserve(regs_.size());
+    waiting_candidates_.reserve(regs_.size());
 }
 
 uint64_t FlashRegisterFile::upfront_bytes(uint64_t planes, uint64_t per_plane) {
     const uint64_t regs = planes * per_plane;
     constexpr uint64_t kReplacementBytes = sizeof(uint64_t) + 2 * sizeof(uint32_t);
-    return regs * (sizeof(FlashRegister) + 2 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + kReplacementBytes) +
+    return regs * (sizeof(FlashRegister) + 2 * sizeof(uint8_t) + 3 * sizeof(uint32_t) + kReplacementBytes) +
            planes * 3 * sizeof(uint32_t) + FixedHashMap<uint32_t>::table_bytes(regs);
 }
 
@@ -65,15 +66,18 @@ int FlashRegisterFile::victim(uint32_t plane, bool clean_only, bool programmable
     }
     if (candidates_.empty() && clean_only) return -1;
     if (candidates_.empty()) {
-        // Programmable ones first (kept in candidates_), then the held ones.
+        // Those whose program can start now first (kept in candidates_), then the others
+        // not held, then the held ones.
         size_t held = 0;
+        waiting_candidates_.clear();
         for (uint32_t r : dirty_candidates_) {
             if (program_held(r))
                 dirty_candidates_[held++] = r;
             else
-                candidates_.push_back(r);
+                (page_plane_free(r) ? candidates_ : waiting_candidates_).push_back(r);
         }
         dirty_candidates_.resize(held);
+        if (candidates_.empty()) candidates_.swap(waiting_candidates_);
         if (candidates_.empty() && !programmable_only) candidates_.swap(dirty_candidates_);
     }
     if (candidates_.empty()) return -1;
@@ -83,8 +87,8 @@ int FlashRegisterFile::victim(uint32_t plane, bool clean_only, bool programmable
 int FlashRegisterFile::victim_in_order(bool clean_only, bool programmable_only) {
     // The same choice as the search below, found by walking the policy's order: the
     // first empty idle register, else the policy's first clean idle one, else its first
-    // dirty idle one whose program can start, else (unless programmable_only) its first
-    // dirty idle one.
+    // dirty idle one whose program can start now, else its first one not held, else
+    // (unless programmable_only) its first dirty idle one.
     if (empty_idle_ > 0)
         for (uint32_t r = 0; r < regs_.size(); ++r)
             if (!regs_[r].valid && !busy_[r]) return static_cast<int>(r);
@@ -92,12 +96,18 @@ int FlashRegisterFile::victim_in_order(bool clean_only, bool programmable_only) 
     if (!clean && clean_only) return -1;
     const uint8_t want = clean ? kValid : kValid | kDirty;
     const uint32_t* next = policy_->next_in_order();
-    int first_held = -1;
+    int first_held = -1, first_waiting = -1;
     for (uint32_t r = policy_->first_in_order(); r != RegisterReplacementPolicy::kEndOfOrder; r = next[r]) {
         if ((state_[r] & (kValid | kDirty | kBusy)) != want) continue;
-        if (clean || !program_held(r)) return static_cast<int>(r);
-        if (first_held < 0) first_held = static_cast<int>(r);
+        if (clean) return static_cast<int>(r);
+        const bool plane_free = page_plane_free(r);
+        if (!plane_free && first_waiting >= 0 && first_held >= 0) continue;  // cannot change the choice
+        const bool held = program_held(r);
+        if (!held && plane_free) return static_cast<int>(r);
+        if (!held && first_waiting < 0) first_waiting = static_cast<int>(r);
+        if (held && first_held < 0) first_held = static_cast<int>(r);
     }
+    if (first_waiting >= 0) return first_waiting;
     return programmable_only ? -1 : first_held;
 }
 

@@ -71,10 +71,11 @@ public:
     void set_busy(uint32_t r, bool b);
     // An idle register a page of `plane` may take: an empty one (the plane's own
     // first), else the replacement policy's choice among clean idle ones, else among
-    // dirty idle ones whose program can start now, else among the other dirty idle
-    // ones (unless `programmable_only`). -1 if there is none. clean_only: -1 instead of
-    // a dirty register, and no question to the FTL about dirty ones (a read that would
-    // not program one).
+    // dirty idle ones whose program can start now (not held, and its page's plane free
+    // to program: PlaneFree), else among the other dirty idle ones not held, else among
+    // the held ones (unless `programmable_only`). -1 if there is none. clean_only: -1
+    // instead of a dirty register, and no question to the FTL about dirty ones (a read
+    // that would not program one).
     int victim(uint32_t plane, bool clean_only = false, bool programmable_only = false);
     // The policy's choice among the idle dirty registers of `plane`'s group not being
     // programmed whose program can start now (for a background program), or -1. The
@@ -94,6 +95,12 @@ public:
     void set_program_held(ProgramHeld f) { program_held_ = std::move(f); }
     // Whether a program of register r's page would be held now (ProgramHeld).
     bool program_held(uint32_t r) const;
+    // Says whether a program on `plane` could start now (its page buffer and die are
+    // free, nothing queued before it). With cache programs a dirty victim's register is
+    // free once its program starts, so a miss takes a victim whose plane can program at
+    // once before one whose plane is busy for up to tPROG.
+    using PlaneFree = std::function<bool(uint32_t plane)>;
+    void set_plane_free(PlaneFree f) { plane_free_ = std::move(f); }
     // Places `tag` in register r (which must be idle and clean), no chunk valid yet.
     void fill(uint32_t r, uint64_t tag);
     void set_dirty(uint32_t r, bool d);
@@ -151,7 +158,10 @@ private:
     FixedHashMap<uint32_t> index_;         // tag -> register, valid registers only
     std::vector<uint32_t> candidates_;        // scratch, reused
     std::vector<uint32_t> dirty_candidates_;  // scratch of victim(), reused
+    std::vector<uint32_t> waiting_candidates_;  // scratch of victim(), reused
     ProgramHeld program_held_;
+    PlaneFree plane_free_;
+    bool page_plane_free(uint32_t r) const { return !plane_free_ || plane_free_(tag_plane(regs_[r].tag)); }
 };
 
 }  // namespace zng::flash

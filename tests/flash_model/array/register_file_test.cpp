@@ -1,6 +1,7 @@
 // Victim choice of the flash register file on its own: an empty register first, then
-// a clean one, then a dirty one whose program can start, then a held one; whether a
-// program is held is asked only when no clean register is left, once per register.
+// a clean one, then a dirty one whose program can start now (not held, its plane free),
+// then one not held, then a held one; whether a program is held is asked only when no
+// clean register is left, once per register.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -159,6 +160,64 @@ TEST(FlashRegisterFile, FifoSearchKeepsFillOrderWhateverTheAccesses) {
     // Register 0 refilled: it is now the newest fill, and 1 the oldest.
     fifo.fill(0, FlashRegisterFile::make_tag(0, 9, 7));
     EXPECT_EQ(fifo.victim(0), 1);
+}
+
+// Dirty victims whose page's plane can program now come first (a cache program frees
+// the register when it starts; a busy plane would keep the miss waiting up to tPROG),
+// then the other programmable ones, then the held ones. 2 planes x 4 registers grouped
+// per package; register r holds a page of plane r % 2, so each plane's pages sit in
+// registers of both home planes.
+TEST(FlashRegisterFile, VictimTakesADirtyRegisterWhosePlaneIsFreeFirst) {
+    std::vector<uint32_t> offered;
+    FlashRegisterFile regs(2, 4, RegisterGrouping::Package, std::make_unique<FirstCandidate>(offered));
+    std::set<uint64_t> held;
+    std::set<uint32_t> busy_planes;
+    regs.set_program_held([&](uint64_t tag) { return held.count(tag) != 0; });
+    regs.set_plane_free([&](uint32_t plane) { return busy_planes.count(plane) == 0; });
+    auto tag = [](uint32_t r) { return FlashRegisterFile::make_tag(r % 2, 10, r); };
+    for (uint32_t r = 0; r < 8; ++r) {
+        regs.fill(r, tag(r));
+        regs.set_dirty(r, true);
+    }
+    busy_planes = {0};
+    EXPECT_EQ(regs.victim(0), 1);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{1, 3, 5, 7}));
+    // Plane 1's pages held (but 7): 7 is the only one whose program starts now.
+    held = {tag(1), tag(3), tag(5)};
+    EXPECT_EQ(regs.victim(0), 7);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{7}));
+    // All of plane 1's held: plane 0's, which wait for their plane, before the held ones.
+    held = {tag(1), tag(3), tag(5), tag(7)};
+    EXPECT_EQ(regs.victim(1), 0);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{0, 2, 4, 6}));
+    // Both planes busy and nothing held: every dirty register, as without the question.
+    busy_planes = {0, 1};
+    held.clear();
+    EXPECT_EQ(regs.victim(0), 0);
+    EXPECT_EQ(offered, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+// The same order on the LRU walk. One package of 2 planes x 2 registers, LRU order
+// 0, 1, 2, 3 (fill order); register r holds a page of plane r % 2, plane 0 busy.
+TEST(FlashRegisterFile, LruSearchTakesTheOldestDirtyRegisterWhosePlaneIsFree) {
+    register_replacement_policies();
+    FlashRegisterFile regs(2, 2, RegisterGrouping::Package, register_replacement_slot().create(nullptr, "r", "lru"));
+    std::set<uint64_t> held;
+    regs.set_program_held([&](uint64_t t) { return held.count(t) != 0; });
+    regs.set_plane_free([](uint32_t plane) { return plane != 0; });
+    auto tag = [](uint32_t r) { return FlashRegisterFile::make_tag(r % 2, 20 + r, r); };
+    for (uint32_t r = 0; r < 4; ++r) {
+        regs.fill(r, tag(r));
+        regs.set_dirty(r, true);
+    }
+    EXPECT_EQ(regs.victim(0), 1);  // the oldest (0) waits for plane 0
+    held = {tag(1)};
+    EXPECT_EQ(regs.victim(0), 3);
+    held = {tag(1), tag(3)};
+    EXPECT_EQ(regs.victim(0), 0);  // none free and programmable: the oldest not held
+    held = {tag(0), tag(1), tag(2), tag(3)};
+    EXPECT_EQ(regs.victim(0), 0);  // all held: the oldest
+    EXPECT_EQ(regs.victim(0, false, true), -1);
 }
 
 }  // namespace

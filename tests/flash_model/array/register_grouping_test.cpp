@@ -224,6 +224,39 @@ TEST(RegisterEviction, MissesOfTwoDiesProgramTheirVictimsAtOnce) {
     EXPECT_EQ(second, one + 17 * kCycle);
 }
 
+// A write miss that finds every register dirty takes the least recently used one whose
+// program can start now. Same package as above (2 dies x 1 plane, 4 grouped registers),
+// filled dirty in the order die 0, die 0, die 1, die 1. Two write misses, one per die,
+// issued together: the first evicts die 0's oldest page (merge sense, then tPROG). For
+// the second the least recently used idle register is die 0's other page, whose program
+// would wait for the die until the first program ends (tR + tPROG, then its own tR +
+// tPROG: the run would end after 206 us); it takes die 1's oldest instead, and the two
+// dies program at once: the run ends with the second program, tR + tPROG after the
+// second write reaches the package: 4 decode + 19 command-with-data cycles, its 17
+// flits behind the first write's on the link. Die 0's second page stays in its
+// register: a store to it is a write hit.
+TEST(RegisterEviction, AMissTakesAVictimWhosePlaneCanProgramNow) {
+    Rig rig(small_platform(grouped(kNif), kMesh1x2, 2, 1, 2, 2));
+    Requester req(rig);
+    const FlashGeometry& g = rig.zng().geometry();
+    auto page = [&](uint32_t die, uint32_t p) { return g.encode(FlashAddress{1, 0, die, 0, 1, p}); };
+    for (uint32_t die : {0u, 1u})
+        for (uint32_t p : {0u, 1u}) step(rig, req, page(die, p), 128, MemOp::Write);
+    ASSERT_EQ(stat(rig, "programs"), 0.0);
+    const Tick start = rig.sim.now();
+    req.issue(page(0, 2), 128, MemOp::Write);
+    req.issue(page(1, 2), 128, MemOp::Write);
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 6u);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+    EXPECT_EQ(stat(rig, "merge_senses"), 2.0);
+    EXPECT_EQ(rig.sim.now() - start, 103 * kMicrosecond + (4 + 19 + 17) * kCycle);
+    const double hits = stat(rig, "register_write_hits");
+    step(rig, req, page(0, 1), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_write_hits"), hits + 1);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+}
+
 // Paper III-C: the registers are the write buffer, the L2 the read buffer. With every
 // register dirty, a read is sensed into its plane's page buffer and sent from there:
 // no program, tR + 49 cycles (as for a register hit: 4 decode + 3 network + 23 port +
