@@ -195,19 +195,31 @@ TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
 // registers per plane grouped: 4 registers, filled dirty in the order die 0, die 1,
 // die 0, die 1, so the two least recently used pages sit on different dies. Two reads
 // of unbuffered pages, one per die, then evict die 0's and die 1's oldest page.
+// One package of 2 dies x 1 plane with 2 registers per plane grouped (4 registers),
+// filled dirty by 128 B stores to the (die, page) pairs given, in that order; then one
+// request of `op` to page 2 of each die, issued together and run to the end.
+struct TwoDieMisses {
+    Rig rig;
+    Requester req;
+    Tick start = 0;
+    TwoDieMisses(const std::string& flash_extra, std::initializer_list<std::pair<uint32_t, uint32_t>> fill, MemOp op)
+        : rig(small_platform(grouped(kNif) + flash_extra, kMesh1x2, 2, 1, 2, 2)), req(rig) {
+        for (auto [die, p] : fill) step(rig, req, page(die, p), 128, MemOp::Write);
+        EXPECT_EQ(stat(rig, "programs"), 0.0);
+        start = rig.sim.now();
+        req.issue(page(0, 2), 128, op);
+        req.issue(page(1, 2), 128, op);
+        rig.sim.run();
+        EXPECT_EQ(req.completed, 6u);
+    }
+    uint64_t page(uint32_t die, uint32_t p) { return rig.zng().geometry().encode(FlashAddress{1, 0, die, 0, 1, p}); }
+};
+
 TEST(RegisterEviction, MissesOfTwoDiesProgramTheirVictimsAtOnce) {
-    Rig rig(small_platform(grouped(kNif) + "  reads_take_dirty_registers: true\n", kMesh1x2, 2, 1, 2, 2));
-    Requester req(rig);
-    const FlashGeometry& g = rig.zng().geometry();
-    auto page = [&](uint32_t die, uint32_t p) { return g.encode(FlashAddress{1, 0, die, 0, 1, p}); };
-    for (uint32_t p : {0u, 1u})
-        for (uint32_t die : {0u, 1u}) step(rig, req, page(die, p), 128, MemOp::Write);
-    ASSERT_EQ(stat(rig, "programs"), 0.0);
-    const Tick start = rig.sim.now();
-    req.issue(page(0, 2), 128, MemOp::Read);
-    req.issue(page(1, 2), 128, MemOp::Read);
-    rig.sim.run();
-    ASSERT_EQ(req.completed, 6u);
+    TwoDieMisses m("  reads_take_dirty_registers: true\n", {{0, 0}, {1, 0}, {0, 1}, {1, 1}}, MemOp::Read);
+    Rig& rig = m.rig;
+    Requester& req = m.req;
+    const Tick start = m.start;
     EXPECT_EQ(stat(rig, "programs"), 2.0);
     EXPECT_EQ(stat(rig, "evictions"), 2.0);
     const Tick first = req.done_at[4] - start;
@@ -236,23 +248,13 @@ TEST(RegisterEviction, MissesOfTwoDiesProgramTheirVictimsAtOnce) {
 // flits behind the first write's on the link. Die 0's second page stays in its
 // register: a store to it is a write hit.
 TEST(RegisterEviction, AMissTakesAVictimWhosePlaneCanProgramNow) {
-    Rig rig(small_platform(grouped(kNif), kMesh1x2, 2, 1, 2, 2));
-    Requester req(rig);
-    const FlashGeometry& g = rig.zng().geometry();
-    auto page = [&](uint32_t die, uint32_t p) { return g.encode(FlashAddress{1, 0, die, 0, 1, p}); };
-    for (uint32_t die : {0u, 1u})
-        for (uint32_t p : {0u, 1u}) step(rig, req, page(die, p), 128, MemOp::Write);
-    ASSERT_EQ(stat(rig, "programs"), 0.0);
-    const Tick start = rig.sim.now();
-    req.issue(page(0, 2), 128, MemOp::Write);
-    req.issue(page(1, 2), 128, MemOp::Write);
-    rig.sim.run();
-    ASSERT_EQ(req.completed, 6u);
+    TwoDieMisses m("", {{0, 0}, {0, 1}, {1, 0}, {1, 1}}, MemOp::Write);
+    Rig& rig = m.rig;
     EXPECT_EQ(stat(rig, "programs"), 2.0);
     EXPECT_EQ(stat(rig, "merge_senses"), 2.0);
-    EXPECT_EQ(rig.sim.now() - start, 103 * kMicrosecond + (4 + 19 + 17) * kCycle);
+    EXPECT_EQ(rig.sim.now() - m.start, 103 * kMicrosecond + (4 + 19 + 17) * kCycle);
     const double hits = stat(rig, "register_write_hits");
-    step(rig, req, page(0, 1), 128, MemOp::Write);
+    step(rig, m.req, m.page(0, 1), 128, MemOp::Write);
     EXPECT_EQ(stat(rig, "register_write_hits"), hits + 1);
     EXPECT_EQ(stat(rig, "programs"), 2.0);
 }
