@@ -101,11 +101,13 @@ int FlashRegisterFile::victim_in_order(bool clean_only, bool programmable_only) 
         if ((state_[r] & (kValid | kDirty | kBusy)) != want) continue;
         if (clean) return static_cast<int>(r);
         const bool plane_free = page_plane_free(r);
-        if (!plane_free && first_waiting >= 0 && first_held >= 0) continue;  // cannot change the choice
-        const bool held = program_held(r);
-        if (!held && plane_free) return static_cast<int>(r);
-        if (!held && first_waiting < 0) first_waiting = static_cast<int>(r);
-        if (held && first_held < 0) first_held = static_cast<int>(r);
+        if (!plane_free && first_waiting >= 0) continue;  // only a free plane's register can still win
+        if (program_held(r)) {
+            if (first_held < 0) first_held = static_cast<int>(r);
+            continue;
+        }
+        if (plane_free) return static_cast<int>(r);
+        first_waiting = static_cast<int>(r);
     }
     if (first_waiting >= 0) return first_waiting;
     return programmable_only ? -1 : first_held;
