@@ -29,7 +29,31 @@ FlashController::FlashController(Simulator& sim, std::string name, const ClockDo
       first_parts_(stats().counter("first_parts",
                                    "reads whose waited-for part was answered ahead of the rest", "requests")),
       read_latency_(stats().average("read_latency", "demand read latency from arrival to answer", "ns")),
-      write_latency_(stats().average("write_latency", "demand write latency from arrival to answer (posted)", "ns")) {}
+      write_latency_(stats().average("write_latency", "demand write latency from arrival to answer (posted)", "ns")) {
+    // A full write queue refuses the L2 banks' stores, and a bank whose own memory queue
+    // then fills stops taking requests, reads included: the time this queue spends full
+    // is time the stores of every application hold up the GPU.
+    stats().formula("write_queue_full_ps", "time the posted-write queue was full, refusing writes", "ps", [this] {
+        const Tick open = write_occupancy_ >= s_.write_queue_depth ? now() - write_level_since_ : 0;
+        return static_cast<double>(write_full_ps_ + open);
+    });
+    stats().formula("write_queue_occupancy", "time-weighted posted writes held, not yet absorbed by a register",
+                    "writes", [this] {
+                        const Tick t = now();
+                        if (t == 0) return 0.0;
+                        const double area = write_level_area_ + static_cast<double>(write_occupancy_) *
+                                                                    static_cast<double>(t - write_level_since_);
+                        return area / static_cast<double>(t);
+                    });
+}
+
+void FlashController::set_write_occupancy(uint32_t level) {
+    const Tick dt = now() - write_level_since_;
+    write_level_area_ += static_cast<double>(write_occupancy_) * static_cast<double>(dt);
+    if (write_occupancy_ >= s_.write_queue_depth) write_full_ps_ += dt;
+    write_level_since_ = now();
+    write_occupancy_ = level;
+}
 
 uint32_t FlashController::plane_of(const FlashAddress& a) const {
     return a.package * sh_.spec.geometry.planes_per_package() + sh_.spec.geometry.plane_in_package(a);
@@ -48,7 +72,11 @@ bool FlashController::accept(MemRequest* r, const FlashAddress& a) {
         refused_ = true;
         return false;
     }
-    ++(write ? write_occupancy_ : occupancy_);
+    if (write) {
+        set_write_occupancy(write_occupancy_ + 1);
+    } else {
+        ++occupancy_;
+    }
     uint32_t id = sh_.txns.alloc();
     FlashTxn& t = sh_.txns[id];
     t.kind = write ? TxnKind::DemandWrite : TxnKind::DemandRead;
@@ -216,7 +244,7 @@ void FlashController::receive(const FlashMessage& m) {
     if (t.kind == TxnKind::DemandWrite) {
         --planes_[p].writes_issued;
         // The register absorbed the sequence: its writes leave the write queue.
-        write_occupancy_ -= t.combined;
+        set_write_occupancy(write_occupancy_ - t.combined);
         sh_.txns.release(id);
         try_issue(p);
         room_freed();

@@ -73,6 +73,9 @@ private:
     void combine_writes(PlaneQueue& q, uint32_t leader);
     void room_freed();
     uint32_t plane_of(const FlashAddress& a) const;
+    // write_occupancy_ becomes `level`: the queue's time-weighted statistics first
+    // account for the time since its last change.
+    void set_write_occupancy(uint32_t level);
 
     FlashShared& sh_;
     uint32_t channel_;
@@ -82,6 +85,12 @@ private:
     TimedQueue<uint32_t> decode_;
     uint32_t occupancy_ = 0;        // demand reads
     uint32_t write_occupancy_ = 0;  // posted writes
+    // Since write_level_since_: the write queue's occupancy integrated over time, and
+    // the time it was full (each closed at the last change; the open part is added
+    // when the statistics are read).
+    Tick write_level_since_ = 0;
+    double write_level_area_ = 0;  // writes x ps
+    Tick write_full_ps_ = 0;
     uint64_t firmware_live_ = 0;
     bool refused_ = false;
     std::function<void()> on_room_;

@@ -57,15 +57,6 @@ TEST(PostedWrites, AFullWriteQueueRefusesWritesOnly) {
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
-// 32 stores of 128 B to page Z of plane 0 (channel 1) queue behind two 4 KiB reads (X,
-// Y) that hold the plane's two command slots. When X's data reaches the controller
-// (cycle 4 + 3 + tR + 519 + 515 = tR + 1041), the first store is issued and takes the
-// other 31 along: one command message of 32 x 128 = 4096 B (2 + 513 flits), one port
-// transfer of 7 command/address cycles + 32 x 16 data cycles = 519, one register (a
-// miss, no sense), and one acknowledgement (3 cycles). The write queue drains at
-// tR + (1041 + 515 + 519 + 3) = tR + 2078 cycles.
-// Network: 2 read commands (1 flit each), 1 write sequence (513 flits), 2 read data
-// messages (513 each), 1 acknowledgement (1): 6 packets, 1542 flits.
 // III-C: the registers are the write buffer and reads use the page buffer
 // (reads_keep_pages false), so a read does not wait behind a write waiting for a
 // register. Channel 1's package has two dies of one plane and two registers per plane,
@@ -105,30 +96,54 @@ TEST(PostedWrites, AReadDoesNotWaitBehindAWriteWaitingForARegister) {
     EXPECT_EQ(rig.backend->in_flight(), 0u);
 }
 
+// 32 stores of 128 B to page Z of plane 0 (channel 1) queue behind two 4 KiB reads (X,
+// Y) that hold the plane's two command slots. When X's data reaches the controller
+// (cycle 4 + 3 + tR + 519 + 515 = tR + 1041), the first store is issued and takes the
+// other 31 along: one command message of 32 x 128 = 4096 B (2 + 513 flits), one port
+// transfer of 7 command/address cycles + 32 x 16 data cycles = 519, one register (a
+// miss, no sense), and one acknowledgement (3 cycles). The write queue drains at
+// tR + (1041 + 515 + 519 + 3) = tR + 2078 cycles.
+// Network: 2 read commands (1 flit each), 1 write sequence (513 flits), 2 read data
+// messages (513 each), 1 acknowledgement (1): 6 packets, 1542 flits.
+// The write queue's statistics over the same run: with a queue of 32 the 32 stores fill
+// it from their arrival (time 0) until they drain together, so it is full for tR + 2078
+// cycles and holds 32 writes on average over that time; with the default 64 it is never
+// full. Read just after the drain (t + 1 ps), the average is 32 x t / (t + 1).
 TEST(CombinedWrites, StoresToOnePageAreOneCommandSequence) {
-    Rig rig(small_platform("  write_miss_sense: false\n", kMesh1x2));
-    Requester req(rig);
-    const FlashGeometry& g = rig.zng().geometry();
-    auto page = [&](uint32_t p) { return g.encode(FlashAddress{1, 0, 0, 0, 1, p}); };
-    req.issue(page(0), 4096, MemOp::Read);
-    req.issue(page(1), 4096, MemOp::Read);
-    for (uint32_t i = 0; i < 32; ++i) req.issue(page(2) + i * 128, 128, MemOp::Write);
-    const Tick drained = 3 * kMicrosecond + 2078 * kCycle;
-    uint32_t before = 0, after = 99;
-    FlashController& c = rig.zng().backbone().controller(1);
-    Probe p1(rig.sim, drained - 1, [&] { before = c.write_occupancy(); });
-    Probe p2(rig.sim, drained + 1, [&] { after = c.write_occupancy(); });
-    rig.sim.run();
-    ASSERT_EQ(req.completed, 34u);
-    EXPECT_EQ(before, 32u);
-    EXPECT_EQ(after, 0u);
-    EXPECT_EQ(stat(rig, "controller1.combined_writes"), 31.0);
-    EXPECT_EQ(stat(rig, "register_misses"), 3.0);
-    EXPECT_EQ(stat(rig, "register_write_hits"), 0.0);
-    EXPECT_EQ(stat(rig, "senses"), 2.0);
-    EXPECT_EQ(stat(rig, "network.packets"), 6.0);
-    EXPECT_EQ(stat(rig, "network.flits"), 1542.0);
-    EXPECT_EQ(rig.backend->in_flight(), 0u);
+    for (const uint32_t depth : {64u, 32u}) {
+        SCOPED_TRACE(depth);
+        Rig rig(small_platform("  write_miss_sense: false\n",
+                               std::string(kMesh1x2) + "  write_queue_depth: " + std::to_string(depth) + "\n"));
+        Requester req(rig);
+        const FlashGeometry& g = rig.zng().geometry();
+        auto page = [&](uint32_t p) { return g.encode(FlashAddress{1, 0, 0, 0, 1, p}); };
+        req.issue(page(0), 4096, MemOp::Read);
+        req.issue(page(1), 4096, MemOp::Read);
+        for (uint32_t i = 0; i < 32; ++i) req.issue(page(2) + i * 128, 128, MemOp::Write);
+        const Tick drained = 3 * kMicrosecond + 2078 * kCycle;
+        uint32_t before = 0, after = 99;
+        double full_ps = -1, occupancy = -1;
+        FlashController& c = rig.zng().backbone().controller(1);
+        Probe p1(rig.sim, drained - 1, [&] { before = c.write_occupancy(); });
+        Probe p2(rig.sim, drained + 1, [&] {
+            after = c.write_occupancy();
+            full_ps = stat(rig, "controller1.write_queue_full_ps");
+            occupancy = stat(rig, "controller1.write_queue_occupancy");
+        });
+        rig.sim.run();
+        ASSERT_EQ(req.completed, 34u);
+        EXPECT_EQ(before, 32u);
+        EXPECT_EQ(after, 0u);
+        EXPECT_EQ(full_ps, depth == 32 ? static_cast<double>(drained) : 0.0);
+        EXPECT_DOUBLE_EQ(occupancy, 32.0 * static_cast<double>(drained) / static_cast<double>(drained + 1));
+        EXPECT_EQ(stat(rig, "controller1.combined_writes"), 31.0);
+        EXPECT_EQ(stat(rig, "register_misses"), 3.0);
+        EXPECT_EQ(stat(rig, "register_write_hits"), 0.0);
+        EXPECT_EQ(stat(rig, "senses"), 2.0);
+        EXPECT_EQ(stat(rig, "network.packets"), 6.0);
+        EXPECT_EQ(stat(rig, "network.flits"), 1542.0);
+        EXPECT_EQ(rig.backend->in_flight(), 0u);
+    }
 }
 
 // Critical word first (ONFI: data output starts at the READ's column address; CHANGE
