@@ -53,6 +53,7 @@ struct FlashTxn {
     static constexpr int32_t kVictimHeld = -2;
     uint8_t migrate_phase = 0;  // SWnet copy through the controller: 1 out, 2 back in
     uint8_t merge_sense = 0;    // eviction: sense the old page before the program
+    uint8_t program_coming = 0;  // eviction: counted in its die's programs_coming until it reaches its plane
     uint16_t combined = 1;      // demand writes to this page carried by this one command sequence
     uint64_t chunks = 0;        // chunks of the page this write carries (FlashSpec::chunk_mask)
     MemRequest* req = nullptr;  // null once a posted write has been answered

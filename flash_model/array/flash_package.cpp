@@ -71,11 +71,12 @@ FlashPackage::FlashPackage(Simulator& sim, std::string name, const ClockDomain& 
         return log != LogBlockMap::kNoLogBlock && decoders_[plane].log_full(log);
     });
     // A program starts at once on a plane with no array operation running or queued whose
-    // die may program now; a victim elsewhere keeps its miss waiting up to tPROG.
+    // die may program now and has no other program on its way; a victim elsewhere keeps
+    // its miss waiting up to tPROG.
     regs_.set_plane_free([this](uint32_t plane) {
         const Plane& pl = planes_[plane];
         return !pl.busy && !pl.buffer_holding && pl.array.empty() && pl.firmware_array.empty() &&
-               die_allows(plane, ArrayOp::Program);
+               die_allows(plane, ArrayOp::Program) && dies_[die_of(plane)].programs_coming == 0;
     });
 }
 
@@ -383,6 +384,8 @@ void FlashPackage::start_evict(uint32_t reg, bool staged) {
     e.addr = page_address(e.plane, FlashRegisterFile::tag_block(g.tag), FlashRegisterFile::tag_page(g.tag));
     e.reg = static_cast<int32_t>(reg);
     e.bytes = static_cast<uint32_t>(sh_.spec.geometry.page_size());
+    e.program_coming = 1;
+    ++dies_[die_of(e.plane)].programs_coming;
     // A program writes a whole page: a partly written register over a page that holds
     // data first senses the old page (tR) and merges it under the written chunks.
     if (g.chunks != sh_.spec.full_chunk_mask() && holds_data(e.plane, e.addr.block, e.addr.page)) {
@@ -423,6 +426,10 @@ void FlashPackage::migrate_through_controller(uint32_t id) {
 
 void FlashPackage::program_log(uint32_t id) {
     FlashTxn& e = sh_.txns[id];
+    if (e.program_coming) {  // the page has reached its plane (a held program comes back here)
+        e.program_coming = 0;
+        --dies_[die_of(e.plane)].programs_coming;
+    }
     if (!sh_.log_map) fail("a dirty register must be programmed but no log-block map is installed");
     if (sh_.log_map->wait_for_merge(e.addr, [this, id] { program_log(id); })) {
         ++*sh_.c.evictions_held_for_merge;

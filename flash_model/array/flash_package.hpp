@@ -183,6 +183,12 @@ private:
     // run one kind: die_allows), so a start asks its die once instead of each plane.
     struct Die {
         uint32_t busy_planes = 0;
+        // Evictions chosen for a page of this die whose programs have not reached its
+        // plane yet (the page is crossing the register interconnect, or being sensed
+        // for a merge first). Victim choice counts the die as unable to program now:
+        // the program may arrive after another has started on the die, and then waits
+        // for it (die_allows).
+        uint32_t programs_coming = 0;
         ArrayOp running = ArrayOp::Sense;
         // Bit i: the die's plane i (within the die) last found its next operation held
         // back by the die (die_allows). Every queue push is followed by start_array of

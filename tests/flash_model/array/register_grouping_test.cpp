@@ -189,12 +189,6 @@ TEST(RegisterEviction, ARetriedWriteEvictsOnlyOnePage) {
     EXPECT_EQ(stat(rig, "register_write_hits"), 3.0);
 }
 
-// Misses of two dies that find every register dirty each program a victim of their own:
-// the dies program at once (each LUN has its own ready/busy state), so the second miss
-// does not wait for the first one's program. One package of 2 dies x 1 plane, 2
-// registers per plane grouped: 4 registers, filled dirty in the order die 0, die 1,
-// die 0, die 1, so the two least recently used pages sit on different dies. Two reads
-// of unbuffered pages, one per die, then evict die 0's and die 1's oldest page.
 // One package of 2 dies x 1 plane with 2 registers per plane grouped (4 registers),
 // filled dirty by 128 B stores to the (die, page) pairs given, in that order; then one
 // request of `op` to page 2 of each die, issued together and run to the end.
@@ -215,6 +209,12 @@ struct TwoDieMisses {
     uint64_t page(uint32_t die, uint32_t p) { return rig.zng().geometry().encode(FlashAddress{1, 0, die, 0, 1, p}); }
 };
 
+// Misses of two dies that find every register dirty each program a victim of their own:
+// the dies program at once (each LUN has its own ready/busy state), so the second miss
+// does not wait for the first one's program. One package of 2 dies x 1 plane, 2
+// registers per plane grouped: 4 registers, filled dirty in the order die 0, die 1,
+// die 0, die 1, so the two least recently used pages sit on different dies. Two reads
+// of unbuffered pages, one per die, then evict die 0's and die 1's oldest page.
 TEST(RegisterEviction, MissesOfTwoDiesProgramTheirVictimsAtOnce) {
     TwoDieMisses m("  reads_take_dirty_registers: true\n", {{0, 0}, {1, 0}, {0, 1}, {1, 1}}, MemOp::Read);
     Rig& rig = m.rig;
@@ -256,6 +256,44 @@ TEST(RegisterEviction, AMissTakesAVictimWhosePlaneCanProgramNow) {
     const double hits = stat(rig, "register_write_hits");
     step(rig, m.req, m.page(0, 1), 128, MemOp::Write);
     EXPECT_EQ(stat(rig, "register_write_hits"), hits + 1);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+}
+
+// A die with a program on its way cannot take another now. Same package (2 dies x 1
+// plane, 2 registers per plane, grouped), written with whole pages (4 KiB stores: no
+// merge sense): die 1's pages 0, 1 and 2, then die 0's page 0, then pages 0 and 1 of
+// die 1 and page 0 of die 0 again. A page takes a register of its own plane while one is
+// free, so die 1's page 2 sits in a register of plane 0, and LRU order is die 1's page
+// 2, its pages 0 and 1, die 0's page 0. The first write miss reaches the package after
+// 4 decode + 19 network cycles and evicts die 1's page 2, which first moves to plane 1
+// over NiF (4 KiB at 8 B: 512 cycles at 800 MHz), then takes tPROG. The second miss,
+// to die 1 (so not queued behind the first in its plane), arrives 17 cycles later. Next in LRU order is die 1's page 0, on an idle plane with
+// nothing queued; but its program would start at once and the first page, arriving on
+// the same plane 512 cycles later, would wait for it: the run would end at 200 us + 40
+// cycles (checked by dropping the rule). It takes die 0's page 0 instead, whose program
+// runs beside the first: the run ends with the first program, at 100 us + 535 cycles.
+// Die 1's pages 0 and 1 stay in their registers: a store to one is a write hit.
+TEST(RegisterEviction, ADieWithAProgramOnItsWayIsNotFreeForAnother) {
+    Rig rig(small_platform(grouped(kNif), kMesh1x2, 2, 1, 2, 2));
+    Requester req(rig);
+    auto page = [&](uint32_t die, uint32_t p) {
+        return rig.zng().geometry().encode(FlashAddress{1, 0, die, 0, 1, p});
+    };
+    for (auto [die, p] : {std::pair{1u, 0u}, {1u, 1u}, {1u, 2u}, {0u, 0u}, {1u, 0u}, {1u, 1u}, {0u, 0u}})
+        step(rig, req, page(die, p), 4096, MemOp::Write);
+    ASSERT_EQ(stat(rig, "programs"), 0.0);
+    ASSERT_EQ(stat(rig, "register_write_hits"), 3.0);
+    const Tick start = rig.sim.now();
+    req.issue(page(0, 5), 128, MemOp::Write);
+    req.issue(page(1, 5), 128, MemOp::Write);
+    rig.sim.run();
+    ASSERT_EQ(req.completed, 9u);
+    EXPECT_EQ(stat(rig, "programs"), 2.0);
+    EXPECT_EQ(stat(rig, "merge_senses"), 0.0);
+    EXPECT_EQ(stat(rig, "migrations"), 1.0);
+    EXPECT_EQ(rig.sim.now() - start, 100 * kMicrosecond + 535 * kCycle);
+    for (uint32_t p : {0u, 1u}) step(rig, req, page(1, p), 128, MemOp::Write);
+    EXPECT_EQ(stat(rig, "register_write_hits"), 5.0);
     EXPECT_EQ(stat(rig, "programs"), 2.0);
 }
 
