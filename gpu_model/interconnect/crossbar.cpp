@@ -97,6 +97,7 @@ bool Crossbar::recv_request(MemRequest* r, ResponsePort& port) {
         ++refusals_;
         return false;
     }
+    o.rr_next = port.index + 1 == sources_.size() ? 0 : port.index + 1;
     uint32_t bytes = cfg_.header_bytes + (request_carries_data(r->op) ? r->size : 0);
     request_bytes_ += bytes;
     ++requests_;
@@ -134,12 +135,18 @@ void Crossbar::deliver(Output& o) {
             send_response(r);
             continue;
         }
-        // Room freed: refused SMs may try again (in SM order). One that is refused
-        // again re-registers itself, so retry a snapshot of the set.
+        // Room freed: refused SMs may try again, round-robin from the one after the last
+        // granted (GPGPU-Sim's local crossbar arbitrates its inputs round-robin or by
+        // iSLIP; a fixed SM order would let the first SMs take every freed slot while the
+        // last wait). One that is refused again re-registers itself, so retry a
+        // snapshot of the set.
         if (o.waiting.any()) {
             WarpMask waiting = o.waiting;
             o.waiting = WarpMask{};
-            for (uint32_t s = waiting.next(0); s != WarpMask::kNone; s = waiting.next(s + 1)) sources_[s].retry();
+            const uint32_t first = o.rr_next;
+            for (uint32_t s = waiting.next(first); s != WarpMask::kNone; s = waiting.next(s + 1)) sources_[s].retry();
+            for (uint32_t s = waiting.next(0); s != WarpMask::kNone && s < first; s = waiting.next(s + 1))
+                sources_[s].retry();
         }
     }
     if (!o.blocked && !o.queue.empty())

@@ -4,7 +4,8 @@
 // for ceil(bytes / width) cycles, then travels `latency` cycles. Packets to one output
 // are served in arrival order, so SMs hammering one bank contend there.
 // Back-pressure: each request output buffers at most `queue_depth` packets; an SM
-// whose packet does not fit is refused and retried when that output drains, and an L2
+// whose packet does not fit is refused and retried when that output drains, the
+// refused SMs in round-robin order from the one after the last granted, and an L2
 // bank that refuses a delivery holds the output until it calls retry. Responses are
 // never refused (their requesters reserved room), so response outputs only queue.
 #pragma once
@@ -63,6 +64,9 @@ private:
         Cycle link_free = 0;  // first cycle edge at which the link is free
         bool blocked = false;
         WarpMask waiting;  // sources refused for lack of room here
+        // Round-robin arbitration of the room that frees: the source after the last one
+        // granted a packet here retries first (a fixed order would starve the last SMs).
+        uint32_t rr_next = 0;
         MemberEvent<Output, &Output::fire> event{this, "xbar-output"};
     };
     void enqueue(Output& o, MemRequest* r, uint32_t bytes);
