@@ -10,7 +10,8 @@ void check_in_capacity(const std::string& who, const MemRequest& r, uint64_t cap
                                    who, r.id, r.size, r.paddr, capacity));
 }
 
-BackendPorts::BackendPorts(MemResponder& owner, const std::string& name, uint32_t ports) : waiting_on_(ports, kNone) {
+BackendPorts::BackendPorts(MemResponder& owner, const std::string& name, uint32_t ports)
+    : waiting_on_(ports, kNone), turn_(ports) {
     for (uint32_t i = 0; i < ports; ++i) {
         ports_.push_back(std::make_unique<ResponsePort>(owner, name + ".port" + std::to_string(i)));
         ports_.back()->index = i;
@@ -18,12 +19,13 @@ BackendPorts::BackendPorts(MemResponder& owner, const std::string& name, uint32_
 }
 
 void BackendPorts::retry_waiting(uint32_t resource) {
-    for (uint32_t i = 0; i < ports_.size(); ++i) {
-        if (waiting_on_[i] != resource) continue;
+    turn_.pass([&](uint32_t i) {
+        if (waiting_on_[i] != resource) return false;
         waiting_on_[i] = kNone;  // cleared first: the retry may send (and be refused) again
         --waiting_;
         ports_[i]->retry();
-    }
+        return true;
+    });
 }
 
 BackendTraffic::BackendTraffic(Simulator& sim, const std::string& name)

@@ -10,6 +10,7 @@
 
 #include "sim/core/simulator.hpp"
 #include "sim/mem/port.hpp"
+#include "sim/mem/round_robin.hpp"
 
 namespace zng::memory {
 
@@ -26,7 +27,7 @@ public:
         if (waiting_on_[port.index] == kNone) ++waiting_;
         waiting_on_[port.index] = resource;
     }
-    // Room freed in `resource`: retry the ports that wait for it. Inline for the usual
+    // Room freed in `resource`: retry the ports that wait for it, round-robin. Inline for the usual
     // case, no port waiting: a channel frees room on every request it takes on, and a
     // GPU of 80 L2 slices has as many ports to walk.
     void room_freed(uint32_t resource) {
@@ -39,6 +40,7 @@ private:
     std::vector<std::unique_ptr<ResponsePort>> ports_;
     std::vector<uint32_t> waiting_on_;
     uint32_t waiting_ = 0;  // ports whose waiting_on_ is not kNone
+    RoundRobin turn_;
 };
 
 // Requests accepted and answered, and the back end's summary statistics under its name

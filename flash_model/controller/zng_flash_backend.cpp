@@ -43,6 +43,7 @@ ZngFlashBackend::ZngFlashBackend(Simulator& sim, const BackendContext& ctx, cons
         ports_.back()->index = i;
     }
     refused_.assign(ctx.ports, 0);
+    turn_.resize(ctx.ports);
     backbone_->set_room_callback([this] { retry_refused(); });
 }
 
@@ -63,11 +64,12 @@ bool ZngFlashBackend::redirect_write(uint64_t paddr) const {
 }
 
 void ZngFlashBackend::retry_refused() {
-    for (uint32_t i = 0; i < ports_.size(); ++i) {
-        if (!refused_[i]) continue;
+    turn_.pass([&](uint32_t i) {
+        if (!refused_[i]) return false;
         refused_[i] = 0;
         ports_[i]->retry();
-    }
+        return true;
+    });
 }
 
 }  // namespace zng::flash

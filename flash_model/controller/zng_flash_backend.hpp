@@ -19,6 +19,7 @@
 #include "flash_model/controller/flash_backbone.hpp"
 #include "flash_model/array/simple_log_block_allocator.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/round_robin.hpp"
 #include "sim/mem/write_redirection.hpp"
 
 namespace zng::flash {
@@ -71,6 +72,7 @@ private:
     std::unique_ptr<SimpleLogBlockAllocator> builtin_;
     std::vector<std::unique_ptr<ResponsePort>> ports_;
     std::vector<uint8_t> refused_;
+    RoundRobin turn_;  // which refused L2 bank retries first when room frees
 };
 
 }  // namespace zng::flash

@@ -43,7 +43,7 @@ const ComponentSchema& HybridGpuBackend::schema() {
 
 HybridGpuBackend::HybridGpuBackend(Simulator& sim, const Params& p, const BackendContext& ctx,
                                    flash::FlashOpExecutor* flash)
-    : sim_(sim), refused_(ctx.ports, 0), queue_depth_(p[kDispatcherQueueDepth]), queue_(queue_depth_),
+    : sim_(sim), refused_(ctx.ports, 0), turn_(ctx.ports), queue_depth_(p[kDispatcherQueueDepth]), queue_(queue_depth_),
       dispatch_latency_(p[kDispatchLatency]),
       requests_(sim.stats().counter("memory.requests", "requests received from the L2", "requests")),
       refusals_(sim.stats().counter("memory.refusals", "requests refused because the dispatcher queue was full", "requests")) {
@@ -106,12 +106,13 @@ void HybridGpuBackend::dispatch() {
     if (queue_.empty() || !ssd_->can_accept()) return;
     in_dispatch_ = queue_.take_front();
     sim_.schedule(deliver_ev_, sim_.now() + dispatch_latency_);
-    // A queue slot freed: let refused banks try again.
-    for (uint32_t i = 0; i < refused_.size(); ++i)
-        if (refused_[i]) {
-            refused_[i] = 0;
-            ports_[i]->retry();
-        }
+    // A queue slot freed: let refused banks try again, round-robin.
+    turn_.pass([&](uint32_t i) {
+        if (!refused_[i]) return false;
+        refused_[i] = 0;
+        ports_[i]->retry();
+        return true;
+    });
 }
 
 void HybridGpuBackend::delivered() {

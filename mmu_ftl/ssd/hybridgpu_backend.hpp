@@ -24,6 +24,7 @@
 #include "mmu_ftl/ssd/firmware_ssd.hpp"
 #include "sim/core/ring_queue.hpp"
 #include "sim/mem/memory_backend.hpp"
+#include "sim/mem/round_robin.hpp"
 
 namespace zng::ftl {
 
@@ -53,6 +54,7 @@ private:
     Simulator& sim_;
     std::vector<std::unique_ptr<ResponsePort>> ports_;
     std::vector<uint8_t> refused_;  // per port: a request was refused, owe a retry
+    RoundRobin turn_;               // which refused port retries first when a slot frees
     std::unique_ptr<flash::FlashBackbone> backbone_;
     std::unique_ptr<FirmwareSsd> ssd_;
     size_t queue_depth_;
